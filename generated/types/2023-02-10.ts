@@ -8,8 +8,13 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * TODO
-         * @description TODO
+         * List subscriptions
+         * @description Returns one page of the store's subscriptions, filtered by the query parameters (all optional),
+         *     in the version 2023-02-10 shape: each subscription has `is_tax_known`, and each line carries
+         *     nested `product` and `stockrecord` objects instead of the flat product fields of 2024-04-01.
+         *     Array filters take several values, sent as repeated parameters (`status=active&status=paused`).
+         *     The list is cursor-paginated: follow the `cursor` of the page's `next` or `previous` URL. The
+         *     success status code is not shown in the source; the contract uses 200.
          */
         get: operations["listSubscriptions"];
         put?: never;
@@ -30,8 +35,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * TODO
-         * @description TODO
+         * Create a gift card
+         * @description Creates a gift card with an initial value in a currency, optionally with an expiry date and a customer, and returns it.
          */
         post: operations["createGiftCard"];
         delete?: never;
@@ -48,8 +53,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * TODO
-         * @description TODO
+         * Retrieve an order's fulfillments
+         * @description Returns the fulfillment of the order with this number. The source says the response is one
+         *     Order fulfillment object (not a list), which this contract follows.
+         *
+         *     The success status code is not shown in the source; `200` is assumed.
          */
         get: operations["getOrderFulfillments"];
         put?: never;
@@ -68,8 +76,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * TODO
-         * @description TODO
+         * Retrieve a stock record
+         * @description Returns one stock record of the catalogue, the stock of a product (SKU) at a stock location, with its stock counters.
          */
         get: operations["getStockRecord"];
         put?: never;
@@ -90,8 +98,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * TODO
-         * @description TODO
+         * Capture an authorized transaction
+         * @description Captures an authorized transaction. `amount` (from 0.01 up to the previously authorized
+         *     amount) captures that amount; when it is omitted, the full authorized amount is captured.
+         *     Returns the transaction in the full form. The success status code is not shown in the source;
+         *     the contract uses 200.
          */
         post: operations["captureTransaction"];
         delete?: never;
@@ -114,8 +125,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * TODO
-         * @description TODO
+         * Update a metadata definition
+         * @description Partially updates a metadata definition (its name, the object it is linked to, its validations, and whether it is exported and filterable). Fields left out keep their value. Returns the updated definition.
          */
         patch: operations["updateMetadataDefinition"];
         trace?: never;
@@ -123,7 +134,565 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /**
+         * Format: uri
+         * @description An absolute URL.
+         * @example https://shop.example.com/products/linen-shirt/
+         */
+        Url: string | null;
+        /**
+         * @description One page of a cursor-paginated list. `next` and `previous` are URLs carrying a `cursor` query
+         *     value; pass it as the `cursor` parameter. Their value at the last (first) page is not shown in
+         *     the source: `null` or an absent value ends the walk.
+         */
+        Page: {
+            /** @description URL of the next page (carries a `cursor` query value); null or absent on the last page. */
+            next: components["schemas"]["Url"];
+            /** @description URL of the previous page (carries a `cursor` query value); null or absent on the first page. */
+            previous: components["schemas"]["Url"];
+            /** @description The items of this page. */
+            results: unknown[] | null;
+        };
+        /**
+         * @description Identifier (integer). Nullable under the contract's nullability policy.
+         * @example 1042
+         */
+        Id: number | null;
+        /** @description A staff member (agent) of the store. */
+        Agent: {
+            /** @description Email address of the agent. */
+            email: string | null;
+            first_name: string | null;
+            id: components["schemas"]["Id"];
+            last_name: string | null;
+        };
+        /**
+         * @description A free-form JSON object; its fields are not shown in the source.
+         * @example {
+         *       "gift_message": "Happy birthday!"
+         *     }
+         */
+        FreeFormObject: {
+            [key: string]: unknown;
+        } | null;
+        /** @description Marketing attribution of the record (affiliates, UTM parameters, agent). */
+        Attribution: {
+            affiliate: string | null;
+            /** @description The agent credited with the sale. */
+            agent: components["schemas"]["Agent"] | null;
+            funnel: string | null;
+            /** @description Google click identifier. */
+            gclid: string | null;
+            metadata: components["schemas"]["FreeFormObject"];
+            subaffiliate1: string | null;
+            subaffiliate2: string | null;
+            subaffiliate3: string | null;
+            subaffiliate4: string | null;
+            subaffiliate5: string | null;
+            utm_campaign: string | null;
+            utm_content: string | null;
+            utm_medium: string | null;
+            utm_source: string | null;
+            utm_term: string | null;
+        };
+        /** @description A customer's billing address. */
+        BillingAddress: {
+            /** @description Country code such as `DE` (the code list is not shown in the source). */
+            country: string | null;
+            first_name: string | null;
+            id: components["schemas"]["Id"];
+            last_name: string | null;
+            line1: string | null;
+            line2: string | null;
+            line3: string | null;
+            line4: string | null;
+            phone_number: string | null;
+            postcode: string | null;
+            state: string | null;
+        };
+        /**
+         * @description Currency code such as `EUR` or `USD` (ISO 4217 by all appearances; the code list is not shown in the source).
+         * @example EUR
+         */
+        Currency: string | null;
+        /**
+         * Format: date-time
+         * @description ISO 8601 date-time.
+         * @example 2024-05-02T09:14:27Z
+         */
+        Timestamp: string | null;
+        /**
+         * Format: int32
+         * @description An integer quantity (32-bit, up to 2147483647).
+         * @example 2
+         */
+        Quantity: number | null;
+        /**
+         * @description A money amount or decimal quantity written as a decimal string, e.g. `"49.90"`.
+         * @example 49.90
+         */
+        DecimalString: string | null;
+        /** @description A catalogue category of a product. */
+        ProductCategory: {
+            id: components["schemas"]["Id"];
+            name: string | null;
+            /** @description URL-friendly name of the category. */
+            slug: string | null;
+        };
+        /** @description An image of a product. */
+        ProductImage: {
+            /** @description The stored image file. Its type is not stated in the source; a string (URL or path) is expected. */
+            attachment: string | null;
+            caption: string | null;
+            /** @description Position of the image among the product's images (32-bit integer). */
+            display_order: components["schemas"]["Quantity"];
+            file_name: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Address the image is served from. Its type is not stated in the source; a URL string is expected. */
+            src: string | null;
+        };
+        /** @description The product of a subscription line. */
+        SubscriptionProductV20230210: {
+            categories: components["schemas"]["ProductCategory"][] | null;
+            id: components["schemas"]["Id"];
+            images: components["schemas"]["ProductImage"][] | null;
+            title: string | null;
+            /** @description Universal product code (barcode) of the product. */
+            upc: string | null;
+            /** @description URL of the product on the storefront. */
+            url: components["schemas"]["Url"];
+        };
+        /**
+         * Format: int32
+         * @description A stock counter (signed 32-bit; negative when stock is oversold).
+         * @example 25
+         */
+        StockCounter: number | null;
+        /** @description The stock record (stock and price at a partner) the subscription line is fulfilled from. */
+        SubscriptionStockRecordV20230210: {
+            id: components["schemas"]["Id"];
+            /** @description Stock level under which the stock counts as low (signed 32-bit). */
+            low_stock_threshold: components["schemas"]["StockCounter"];
+            /** @description Units allocated to orders and not yet shipped (signed 32-bit). */
+            num_allocated: components["schemas"]["StockCounter"];
+            /** @description Units in stock (signed 32-bit; negative when oversold). */
+            num_in_stock: components["schemas"]["StockCounter"];
+            /** @description The partner's stock keeping unit. */
+            partner_sku: string | null;
+            price: components["schemas"]["DecimalString"];
+            price_currency: components["schemas"]["Currency"];
+            /** @description Retail (list) price, a decimal string. */
+            price_retail: components["schemas"]["DecimalString"];
+        };
+        /** @description One subscribed product of a subscription (version 2023-02-10 shape). */
+        SubscriptionLineV20230210: {
+            id: components["schemas"]["Id"];
+            metadata: components["schemas"]["FreeFormObject"];
+            /** @description Unit price of the line, a decimal string. */
+            price: components["schemas"]["DecimalString"];
+            product: components["schemas"]["SubscriptionProductV20230210"] | null;
+            quantity: components["schemas"]["Quantity"];
+            stockrecord: components["schemas"]["SubscriptionStockRecordV20230210"] | null;
+        };
+        /** @description An order produced by the subscription and the billing cycle it belongs to. */
+        SubscriptionOrderRef: {
+            /** @description The billing cycle (renewal count) of the order (32-bit integer). */
+            billing_cycle: components["schemas"]["Quantity"];
+            /** @description The order number. */
+            order_number: string | null;
+        };
+        /** @description A customer's shipping address. */
+        ShippingAddress: components["schemas"]["BillingAddress"] & {
+            /** @description Delivery notes from the customer. */
+            notes: string | null;
+        };
+        /** @description A customer of the store. */
+        User: {
+            /** @description Whether the customer accepts marketing messages. */
+            accepts_marketing: boolean | null;
+            email: string | null;
+            first_name: string | null;
+            id: components["schemas"]["Id"];
+            /** @description IP address the customer was last seen from. */
+            ip: string | null;
+            /** @description Language code such as `en` (the code list is not shown in the source). */
+            language: string | null;
+            last_name: string | null;
+            phone_number: string | null;
+            /** @description Browser user agent the customer was last seen with. */
+            user_agent: string | null;
+        };
+        /** @description A recurring subscription of a customer (version 2023-02-10 shape). */
+        SubscriptionV20230210: {
+            attribution: components["schemas"]["Attribution"] | null;
+            billing_address: components["schemas"]["BillingAddress"] | null;
+            /** @description Why the subscription was canceled. Allowed values are not shown in the source. */
+            cancel_reason: string | null;
+            /** @description Free-text cancellation reason given by the customer. */
+            cancel_reason_other_message: string | null;
+            currency: components["schemas"]["Currency"];
+            date_created: components["schemas"]["Timestamp"];
+            /** @description How often the subscription renews. Allowed values are not shown in the source. */
+            frequency: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Unit of the renewal interval; known value `day`. Allowed values are not shown in the source. */
+            interval: string | null;
+            /** @description Number of `interval` units between renewals (32-bit). */
+            interval_count: components["schemas"]["Quantity"];
+            /** @description Whether the taxes of the subscription are known. */
+            is_tax_known: boolean | null;
+            /** @description Whether this is a test subscription. */
+            is_test: boolean | null;
+            /** @description The subscribed products. */
+            lines: components["schemas"]["SubscriptionLineV20230210"][] | null;
+            /** @description When the subscription renews next (ISO 8601 date-time, as every timestamp of the source). */
+            next_renewal_date: components["schemas"]["Timestamp"];
+            /** @description Number of lines (32-bit). */
+            num_lines: components["schemas"]["Quantity"];
+            /** @description Number of orders the subscription has produced (32-bit). */
+            num_orders: components["schemas"]["Quantity"];
+            /** @description The subscription's orders, one per billing cycle. */
+            orders: components["schemas"]["SubscriptionOrderRef"][] | null;
+            /** @description How the subscription is paid; a free-form object whose fields are not shown in the source. */
+            payment_details: components["schemas"]["FreeFormObject"];
+            /**
+             * @description Payment method of the subscription, e.g. `bankcard`. Allowed values are not shown in the
+             *     source (the list filter `payment_method` accepts apple_pay, bankcard, google_pay, klarna,
+             *     link, paypal, twint).
+             */
+            payment_method: string | null;
+            shipping_address: components["schemas"]["ShippingAddress"] | null;
+            /** @description Code of the shipping method. */
+            shipping_code: string | null;
+            shipping_price: components["schemas"]["DecimalString"];
+            /**
+             * @description State of the subscription (spec §3). Its transitions are not shown in the source.
+             * @enum {string|null}
+             */
+            status: "active" | "past_due" | "canceled" | "retrying" | "paused" | null;
+            /** @description Total charged per renewal, a decimal string. */
+            total: components["schemas"]["DecimalString"];
+            user: components["schemas"]["User"] | null;
+        };
+        /** @description One page of subscriptions (version 2023-02-10 shape). */
+        SubscriptionPageV20230210: components["schemas"]["Page"] & {
+            results: components["schemas"]["SubscriptionV20230210"][] | null;
+        };
+        /** @description Any JSON value; its type is not shown in the source. */
+        AnyValue: {
+            [key: string]: unknown;
+        } | unknown[] | string | number | boolean | null;
+        /** @description A gift card to create. */
+        GiftCardCreateRequest: {
+            /**
+             * @description Currency code of the gift card, such as `EUR` (at most 3 characters; the code list is not shown in the source).
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description Initial value of the gift card, a decimal string with up to 10 integer digits and up to 2 decimals, e.g. `"50.00"`.
+             * @example 50.00
+             */
+            initial: string;
+            /**
+             * Format: date-time
+             * @description When the gift card expires (ISO 8601 date-time), or null.
+             * @example 2025-05-02T23:59:59Z
+             */
+            expired_at?: string | null;
+            /** @description The customer the gift card is for. Its type is not shown in the source, so any JSON value is accepted. */
+            user?: components["schemas"]["AnyValue"];
+        };
+        /** @description A gift card of the store, with its initial value and remaining balance. */
+        GiftCard: {
+            /** @description Remaining balance of the gift card, a decimal string such as `"50.00"`. */
+            balance: components["schemas"]["DecimalString"];
+            /** @description The code the customer redeems the gift card with. */
+            code: string | null;
+            /** @description When the gift card was created. */
+            created_at: components["schemas"]["Timestamp"];
+            currency: components["schemas"]["Currency"];
+            /** @description When the gift card was disabled. */
+            disabled_at: components["schemas"]["Timestamp"];
+            /** @description When the gift card expires (or expired). */
+            expired_at: components["schemas"]["Timestamp"];
+            id: components["schemas"]["Id"];
+            /** @description Initial value of the gift card, a decimal string such as `"50.00"`. */
+            initial: components["schemas"]["DecimalString"];
+            /** @description The last four characters of the gift card code. */
+            last_four: string | null;
+            /** @description When the gift card was last updated. */
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description The customer the gift card belongs to. */
+            user: components["schemas"]["User"] | null;
+        };
+        /** @description The amount restated in the store's reporting currency. */
+        AmountReportValues: {
+            amount: components["schemas"]["DecimalString"];
+            currency: components["schemas"]["Currency"];
+        };
+        /** @description A tax applied to a line or to shipping. */
+        TaxLine: {
+            amount: components["schemas"]["DecimalString"];
+            currency: components["schemas"]["Currency"];
+            /** @description Tax rate as a fraction, e.g. `0.19` for 19 %. */
+            rate: number | null;
+            report_values: components["schemas"]["AmountReportValues"] | null;
+            /** @description Where the tax rate came from. Allowed values are not shown in the source. */
+            source: string | null;
+            /** @description Identifier of the tax rate. */
+            tax_id: number | null;
+            tax_title: string | null;
+        };
+        /** @description An order line (or part of one) covered by a fulfillment. */
+        OrderFulfillmentLineItem: {
+            currency: components["schemas"]["Currency"];
+            /** @description Quantity fulfilled, written as a string (as the source types it), e.g. `"1"`. */
+            fulfilled_quantity: components["schemas"]["DecimalString"];
+            /** @description The fulfillment service that handles the line. Allowed values are not shown in the source. */
+            fulfillment_service: string | null;
+            id: components["schemas"]["Id"];
+            is_gift_card: boolean | null;
+            /** @description Identifier of the order line. */
+            order_line_id: components["schemas"]["Id"];
+            price_excl_tax: components["schemas"]["DecimalString"];
+            /** @description Price excluding tax, before discounts. */
+            price_excl_tax_excl_discounts: components["schemas"]["DecimalString"];
+            price_incl_tax: components["schemas"]["DecimalString"];
+            /** @description Price including tax, before discounts. */
+            price_incl_tax_excl_discounts: components["schemas"]["DecimalString"];
+            /** @description Identifier of the product (an integer here). */
+            product_id: components["schemas"]["Id"];
+            /** @description URL of the product image (its format is not stated in the source for this object). */
+            product_image: string | null;
+            product_title: string | null;
+            quantity: components["schemas"]["Quantity"];
+            requires_shipping: boolean | null;
+            /** @description Quantity that can still be returned. */
+            returnable_quantity: components["schemas"]["Quantity"];
+            /** @description Quantity already returned. */
+            returned_quantity: components["schemas"]["Quantity"];
+            sku: string | null;
+            tax_lines: components["schemas"]["TaxLine"][] | null;
+        };
+        /** @description Postal address of a location. */
+        LocationAddress: {
+            /** @description Country code such as `DE` (the code list is not shown in the source). */
+            country: string | null;
+            line1: string | null;
+            line2: string | null;
+            /** @description Third address line; the platform uses it for the city in its examples. */
+            line3: string | null;
+            line4: string | null;
+            phone_number: string | null;
+            postcode: string | null;
+            state: string | null;
+        };
+        /** @description A shipment of some or all of an order's lines. */
+        OrderFulfillment: {
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Delivery status of the shipment. Its shape is not shown in the source, so any JSON value is accepted. */
+            delivery_status: components["schemas"]["AnyValue"];
+            id: components["schemas"]["Id"];
+            /** @description When the last tracking event happened. */
+            last_event_date: components["schemas"]["Timestamp"];
+            line_items: components["schemas"]["OrderFulfillmentLineItem"][] | null;
+            /** @description Identifier of the location the fulfillment ships from. */
+            location_id: components["schemas"]["Id"];
+            order_number: string | null;
+            /** @description Address the fulfillment ships from. */
+            origin_address: components["schemas"]["LocationAddress"] | null;
+            requires_shipping: boolean | null;
+            /** @description Name of the shipping method. */
+            shipping_method: string | null;
+            /** @description Status of the fulfillment; known value `success`. The allowed values are not shown in the source. */
+            status: string | null;
+            tracking_carrier: string | null;
+            /** @description A string in the source despite the plural name; how several carriers are written is not shown in the source. */
+            tracking_carriers: string | null;
+            tracking_code: string | null;
+            /** @description A string in the source despite the plural name; how several codes are written is not shown in the source. */
+            tracking_codes: string | null;
+            /** @description Tracking link (a string in the source; its format is not stated). */
+            tracking_link: string | null;
+            /** @description Tracking link(s), a URL string in the source despite the plural name. */
+            tracking_links: components["schemas"]["Url"];
+        };
+        /** @description A stock location (warehouse, shop or fulfillment service location). */
+        StockLocation: {
+            /** @description Whether returns can be received at this location. */
+            accept_return: boolean | null;
+            address: components["schemas"]["LocationAddress"] | null;
+            callback_url: components["schemas"]["Url"];
+            id: components["schemas"]["Id"];
+            name: string | null;
+        };
+        /** @description The stock of one product (SKU) at one stock location. */
+        StockRecord: {
+            /** @description When the stock record was created. */
+            date_created: components["schemas"]["Timestamp"];
+            /** @description When the stock record was last updated. */
+            date_updated: components["schemas"]["Timestamp"];
+            id: components["schemas"]["Id"];
+            /** @description The stock location holding the stock. */
+            location: components["schemas"]["StockLocation"] | null;
+            /** @description Stock level below which the stock counts as low. */
+            low_stock_threshold: components["schemas"]["StockCounter"];
+            /** @description Net stock level. Its formula is not shown in the source (by its name, the units in stock less the allocated ones); it may be negative. */
+            net_stock_level: components["schemas"]["StockCounter"];
+            /** @description Number of units allocated (to orders). */
+            num_allocated: components["schemas"]["StockCounter"];
+            /** @description Number of units in stock. */
+            num_in_stock: components["schemas"]["StockCounter"];
+            /** @description The product the stock record belongs to. */
+            product: {
+                id: components["schemas"]["Id"];
+                /** @description Name of the product. */
+                name: string | null;
+            } | null;
+            /** @description Stock keeping unit of the stocked product. */
+            sku: string | null;
+        };
+        /** @description The amount of an authorized transaction to capture. */
+        TransactionCaptureRequest: {
+            /**
+             * @description Amount to capture, a decimal string with up to 7 integer digits and up to 2 decimals, from
+             *     0.01 up to the previously authorized amount (the upper bound is checked by the server), or
+             *     null. When omitted, the full authorized amount is captured.
+             * @example 49.90
+             */
+            amount?: string | null;
+        };
+        /** @description How a transaction was paid. */
+        PaymentDetails: {
+            bankcard_first_six: string | null;
+            bankcard_last_four: string | null;
+            card_token: string | null;
+            /** @description The payment gateway that processed the transaction. */
+            gateway: {
+                id: components["schemas"]["Id"];
+                name: string | null;
+                /** @description Gateway type. Allowed values are not shown in the source. */
+                type: string | null;
+            } | null;
+            is_3ds: boolean | null;
+            optimized_3ds: boolean | null;
+            paypal_vault_id: string | null;
+            /** @description Strong customer authentication flow. Allowed values are not shown in the source. */
+            sca_flow: string | null;
+        };
+        /** @description The subscription a record belongs to, and its billing cycle. */
+        SubscriptionRef: {
+            /** @description The billing cycle (renewal count) of the subscription (32-bit integer). */
+            billing_cycle: components["schemas"]["Quantity"];
+            /** @description Identifier of the subscription. */
+            id: components["schemas"]["Id"];
+        };
+        /** @description A payment transaction (full form; it has no `is_initial_retry`). */
+        Transaction: {
+            amount: components["schemas"]["DecimalString"];
+            /** @description Part of the amount that can still be refunded, a decimal string. */
+            amount_available_for_refund: components["schemas"]["DecimalString"];
+            attribution: components["schemas"]["Attribution"] | null;
+            /** @description Authorization code returned by the payment gateway. */
+            auth_code: string | null;
+            currency: components["schemas"]["Currency"];
+            date_created: components["schemas"]["Timestamp"];
+            /** @description Identifier of the transaction at the payment gateway. Its type is not stated in the source; a string is expected. */
+            external_id: string | null;
+            id: components["schemas"]["Id"];
+            /** @description The agent who initiated the transaction. */
+            initiator: components["schemas"]["Agent"] | null;
+            is_disputed: boolean | null;
+            /** @description Whether the transaction was processed outside the platform. */
+            is_external: boolean | null;
+            is_test: boolean | null;
+            /** @description Identifier of the transaction at the card network. */
+            network_transaction_id: string | null;
+            /** @description Number of the order the transaction belongs to. */
+            order: string | null;
+            /** @description Identifier of the parent transaction (e.g. the authorization a capture belongs to). */
+            parent_id: components["schemas"]["Id"];
+            payment_details: components["schemas"]["PaymentDetails"] | null;
+            /** @description Payment method of the transaction, e.g. `bankcard`. Allowed values are not shown in the source. */
+            payment_method: string | null;
+            report_values: components["schemas"]["AmountReportValues"] | null;
+            /** @description Response code of the payment gateway (integer). Its values are not shown in the source. */
+            response_code: number | null;
+            /** @description Text shown on the customer's bank statement. */
+            statement_descriptor: string | null;
+            /** @description Status of the transaction; known value `succeeded`. Allowed values are not shown in the source. */
+            status: string | null;
+            /** @description The subscription and billing cycle the transaction belongs to, if any. */
+            subscription: components["schemas"]["SubscriptionRef"] | null;
+            /** @description Kind of transaction. Allowed values are not shown in the source. */
+            type: string | null;
+            user: components["schemas"]["User"] | null;
+        };
+        /** @description The metadata definition fields to change. Every field is optional. */
+        MetadataDefinitionUpdateRequest: {
+            /** @description Whether the field is included in exports. Defaults to false. */
+            enable_export?: boolean;
+            /** @description Whether the field can be used as a filter. Defaults to false. */
+            enable_filter?: boolean;
+            /** @description Display name of the field (at most 255 characters). */
+            name?: string;
+            /**
+             * @description The kind of source object the metadata is linked to.
+             * @enum {string}
+             */
+            object?: "attribution" | "customer" | "dispute" | "line" | "order" | "product" | "variant" | "blog" | "page";
+            /** @description Validation rules for the field's values, shaped as in the response. */
+            validations?: {
+                /**
+                 * @description Kind of validation. Known value `maximum_length`; the other allowed values are not shown in the source.
+                 * @example maximum_length
+                 */
+                type: string;
+                /** @description Parameter of the validation, as a string (e.g. `"255"` for `maximum_length`). */
+                value: string;
+            }[];
+        };
+        /** @description A validation rule applied to the values of a metadata field. */
+        MetadataValidation: {
+            /**
+             * @description Kind of validation. Known value `maximum_length`; the other allowed values are not shown in the source.
+             * @example maximum_length
+             */
+            type: string | null;
+            /** @description Parameter of the validation, as a string (e.g. `"255"` for `maximum_length`). */
+            value: string | null;
+        };
+        /** @description The definition of a custom metadata field attached to one kind of store object. */
+        MetadataDefinition: {
+            /** @description When the definition was created. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Whether the field is included in exports. */
+            enable_export: boolean | null;
+            /** @description Whether the field can be used as a filter. */
+            enable_filter: boolean | null;
+            id: components["schemas"]["Id"];
+            /** @description Key under which the value is stored in the object's `metadata`. */
+            key: string | null;
+            /** @description Display name of the field. */
+            name: string | null;
+            /**
+             * @description The kind of source object the metadata is linked to (the values the update operation accepts).
+             * @enum {string|null}
+             */
+            object: "attribution" | "customer" | "dispute" | "line" | "order" | "product" | "variant" | "blog" | "page" | null;
+            /**
+             * @description Value type of the field. Known value `text`; the other allowed values are not shown in the source.
+             * @example text
+             */
+            type: string | null;
+            /** @description When the definition was last updated. */
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description Validation rules applied to the field's values. */
+            validations: components["schemas"]["MetadataValidation"][] | null;
+        };
+    };
     responses: {
         /** @description The bearer token is missing or invalid. The error body is not shown in the source. */
         Unauthorized: {
@@ -145,6 +714,11 @@ export interface components {
          */
         "ApiVersion-2023-02-10": "2023-02-10";
         /**
+         * @description Selects the page. Take its value from the `cursor` query value of a page's `next` or `previous` URL.
+         * @example cD0yMDI0LTA1LTAyKzA5JTNBMTQlM0EyNw
+         */
+        Cursor: string;
+        /**
          * @description The order number (a string, as shown on the order).
          * @example 100234
          */
@@ -163,7 +737,215 @@ export type $defs = Record<string, never>;
 export interface operations {
     listSubscriptions: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Free-text search over subscriptions. Which fields it searches is not shown in the source.
+                 * @example schmidt
+                 */
+                search_text?: string;
+                /**
+                 * @description Filters by address text. Which address fields it matches is not shown in the source.
+                 * @example Kastanienallee
+                 */
+                address?: string;
+                /**
+                 * @description Start of the generic date range (YYYY-MM-DD). Which date it applies to is not shown in the source.
+                 * @example 2024-04-01
+                 */
+                date_from?: string;
+                /**
+                 * @description End of the generic date range (YYYY-MM-DD). Which date it applies to is not shown in the source.
+                 * @example 2024-04-30
+                 */
+                date_to?: string;
+                /**
+                 * @description Subscription states to include. Several values are sent as repeated parameters (`status=active&status=paused`).
+                 * @example [
+                 *       "active",
+                 *       "paused"
+                 *     ]
+                 */
+                status?: ("active" | "past_due" | "canceled" | "retrying" | "paused")[];
+                /**
+                 * @description Products to filter by. The element type is not shown in the source (product identifiers are
+                 *     expected), nor is the array encoding; several values are sent as repeated parameters
+                 *     (`product=512&product=618`).
+                 * @example [
+                 *       "512"
+                 *     ]
+                 */
+                product?: string[];
+                /**
+                 * @description SKUs to filter by. The element type is not shown in the source, nor is the array encoding;
+                 *     several values are sent as repeated parameters (`sku=COF-HB-1000&sku=COF-DC-500`).
+                 * @example [
+                 *       "COF-HB-1000"
+                 *     ]
+                 */
+                sku?: string[];
+                /**
+                 * @description Payment gateways to filter by. The element type is not shown in the source (gateway
+                 *     identifiers are expected), nor is the array encoding; several values are sent as repeated
+                 *     parameters (`gateway=7&gateway=9`).
+                 * @example [
+                 *       "7"
+                 *     ]
+                 */
+                gateway?: string[];
+                /**
+                 * @description Funnels to filter by. The element type is not shown in the source, nor is the array
+                 *     encoding; several values are sent as repeated parameters (`funnels=a&funnels=b`).
+                 * @example [
+                 *       "coffee-club-landing"
+                 *     ]
+                 */
+                funnels?: string[];
+                /**
+                 * @description Agents to filter by. The element type is not shown in the source (agent identifiers are
+                 *     expected), nor is the array encoding; several values are sent as repeated parameters
+                 *     (`agents=12&agents=15`).
+                 * @example [
+                 *       "12"
+                 *     ]
+                 */
+                agents?: string[];
+                /**
+                 * @description Card brands to filter by. Several values are sent as repeated parameters (`card_type=visa&card_type=mastercard`).
+                 * @example [
+                 *       "visa",
+                 *       "mastercard"
+                 *     ]
+                 */
+                card_type?: ("visa" | "mastercard" | "american_express" | "diners_club" | "discover" | "jcb" | "maestro" | "dankort")[];
+                /**
+                 * @description Filters by the number of an order of the subscription.
+                 * @example 100187
+                 */
+                order_number?: string;
+                /**
+                 * @description Filters by the customer's email address.
+                 * @example anna.schmidt@example.com
+                 */
+                customer_email?: string;
+                /**
+                 * @description Filters by the customer's phone number.
+                 * @example +49 151 23456789
+                 */
+                customer_phone_number?: string;
+                /**
+                 * @description Filters by cancellation reason. Allowed values are not shown in the source.
+                 * @example too_expensive
+                 */
+                cancel_reason?: string;
+                /**
+                 * @description Earliest next renewal date (YYYY-MM-DD).
+                 * @example 2024-06-01
+                 */
+                next_renewal_date_from?: string;
+                /**
+                 * @description Latest next renewal date (YYYY-MM-DD).
+                 * @example 2024-06-30
+                 */
+                next_renewal_date_to?: string;
+                /**
+                 * @description Earliest cancellation date (YYYY-MM-DD).
+                 * @example 2024-05-01
+                 */
+                cancel_date_from?: string;
+                /**
+                 * @description Latest cancellation date (YYYY-MM-DD).
+                 * @example 2024-05-31
+                 */
+                cancel_date_to?: string;
+                /**
+                 * @description Filters by recovery source. What each value means is not shown in the source.
+                 * @example retries
+                 */
+                recoveries_source?: "email_automation" | "retries" | "account_updater" | "other" | "storefront" | "dashboard";
+                /**
+                 * @description Earliest recovery date (YYYY-MM-DD).
+                 * @example 2024-05-01
+                 */
+                recoveries_date_from?: string;
+                /**
+                 * @description Latest recovery date (YYYY-MM-DD).
+                 * @example 2024-05-31
+                 */
+                recoveries_date_to?: string;
+                /**
+                 * @description Filters by the attribution's `utm_source`.
+                 * @example google
+                 */
+                utm_source?: string;
+                /**
+                 * @description Filters by the attribution's `utm_campaign`.
+                 * @example spring_coffee_2024
+                 */
+                utm_campaign?: string;
+                /**
+                 * @description Filters by the attribution's `utm_term`.
+                 * @example coffee subscription
+                 */
+                utm_term?: string;
+                /**
+                 * @description Filters by the attribution's `utm_content`.
+                 * @example banner_a
+                 */
+                utm_content?: string;
+                /**
+                 * @description Filters by the attribution's `affiliate`.
+                 * @example beanreviews
+                 */
+                affiliate?: string;
+                /**
+                 * @description Filters by the attribution's `subaffiliate1`.
+                 * @example newsletter
+                 */
+                subaffiliate1?: string;
+                /**
+                 * @description Filters by the attribution's `subaffiliate2`.
+                 * @example may-issue
+                 */
+                subaffiliate2?: string;
+                /**
+                 * @description Filters by the attribution's `subaffiliate3`.
+                 * @example header-link
+                 */
+                subaffiliate3?: string;
+                /**
+                 * @description Filters by the attribution's `subaffiliate4`.
+                 * @example de
+                 */
+                subaffiliate4?: string;
+                /**
+                 * @description Filters by the attribution's `subaffiliate5`.
+                 * @example mobile
+                 */
+                subaffiliate5?: string;
+                /**
+                 * @description Only test (`true`) or only live (`false`) subscriptions.
+                 * @example false
+                 */
+                is_test?: boolean;
+                /**
+                 * @description Payment methods to filter by. Several values are sent as repeated parameters (`payment_method=bankcard&payment_method=paypal`).
+                 * @example [
+                 *       "bankcard",
+                 *       "paypal"
+                 *     ]
+                 */
+                payment_method?: ("apple_pay" | "bankcard" | "google_pay" | "klarna" | "link" | "paypal" | "twint")[];
+                /**
+                 * @description Filters by whether the subscription's payment gateway is active.
+                 * @example active
+                 */
+                gateway_status?: "active" | "inactive";
+                /**
+                 * @description Selects the page. Take its value from the `cursor` query value of a page's `next` or `previous` URL.
+                 * @example cD0yMDI0LTA1LTAyKzA5JTNBMTQlM0EyNw
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header: {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
@@ -179,14 +961,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TODO */
+            /** @description One page of subscriptions (version 2023-02-10 shape). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SubscriptionPageV20230210"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -208,16 +989,19 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GiftCardCreateRequest"];
+            };
+        };
         responses: {
-            /** @description TODO */
+            /** @description The created gift card. (The success status code is not shown in the source; 200 is assumed.) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["GiftCard"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -247,14 +1031,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TODO */
+            /** @description The order's fulfillment (status code not shown in the source). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["OrderFulfillment"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -284,14 +1067,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TODO */
+            /** @description The stock record. (The success status code is not shown in the source; 200 is assumed.) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["StockRecord"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -319,16 +1101,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description The amount to capture; omit it to capture the full authorized amount. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TransactionCaptureRequest"];
+            };
+        };
         responses: {
-            /** @description TODO */
+            /** @description The captured transaction (full form). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Transaction"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -356,19 +1142,68 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetadataDefinitionUpdateRequest"];
+            };
+        };
         responses: {
-            /** @description TODO */
+            /** @description The updated metadata definition. (The success status code is not shown in the source; 200 is assumed.) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["MetadataDefinition"];
                 };
             };
             401: components["responses"]["Unauthorized"];
         };
     };
 }
+
+// Named aliases of the schemas of version 2023-02-10.
+export type Url = components['schemas']['Url'];
+export type Page = components['schemas']['Page'];
+export type Id = components['schemas']['Id'];
+export type Agent = components['schemas']['Agent'];
+export type FreeFormObject = components['schemas']['FreeFormObject'];
+export type Attribution = components['schemas']['Attribution'];
+export type BillingAddress = components['schemas']['BillingAddress'];
+export type Currency = components['schemas']['Currency'];
+export type Timestamp = components['schemas']['Timestamp'];
+export type Quantity = components['schemas']['Quantity'];
+export type DecimalString = components['schemas']['DecimalString'];
+export type ProductCategory = components['schemas']['ProductCategory'];
+export type ProductImage = components['schemas']['ProductImage'];
+export type SubscriptionProductV20230210 = components['schemas']['SubscriptionProductV20230210'];
+export type StockCounter = components['schemas']['StockCounter'];
+export type SubscriptionStockRecordV20230210 = components['schemas']['SubscriptionStockRecordV20230210'];
+export type SubscriptionLineV20230210 = components['schemas']['SubscriptionLineV20230210'];
+export type SubscriptionOrderRef = components['schemas']['SubscriptionOrderRef'];
+export type ShippingAddress = components['schemas']['ShippingAddress'];
+export type User = components['schemas']['User'];
+export type SubscriptionV20230210 = components['schemas']['SubscriptionV20230210'];
+export type SubscriptionPageV20230210 = components['schemas']['SubscriptionPageV20230210'];
+export type AnyValue = components['schemas']['AnyValue'];
+export type GiftCardCreateRequest = components['schemas']['GiftCardCreateRequest'];
+export type GiftCard = components['schemas']['GiftCard'];
+export type AmountReportValues = components['schemas']['AmountReportValues'];
+export type TaxLine = components['schemas']['TaxLine'];
+export type OrderFulfillmentLineItem = components['schemas']['OrderFulfillmentLineItem'];
+export type LocationAddress = components['schemas']['LocationAddress'];
+export type OrderFulfillment = components['schemas']['OrderFulfillment'];
+export type StockLocation = components['schemas']['StockLocation'];
+export type StockRecord = components['schemas']['StockRecord'];
+export type TransactionCaptureRequest = components['schemas']['TransactionCaptureRequest'];
+export type PaymentDetails = components['schemas']['PaymentDetails'];
+export type SubscriptionRef = components['schemas']['SubscriptionRef'];
+export type Transaction = components['schemas']['Transaction'];
+export type MetadataDefinitionUpdateRequest = components['schemas']['MetadataDefinitionUpdateRequest'];
+export type MetadataValidation = components['schemas']['MetadataValidation'];
+export type MetadataDefinition = components['schemas']['MetadataDefinition'];
+export type SubscriptionProduct = components['schemas']['SubscriptionProductV20230210'];
+export type SubscriptionStockRecord = components['schemas']['SubscriptionStockRecordV20230210'];
+export type SubscriptionLine = components['schemas']['SubscriptionLineV20230210'];
+export type Subscription = components['schemas']['SubscriptionV20230210'];
+export type SubscriptionPage = components['schemas']['SubscriptionPageV20230210'];

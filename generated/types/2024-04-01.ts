@@ -8,8 +8,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * TODO
-         * @description TODO
+         * List subscriptions
+         * @description Returns one page of the store's subscriptions, filtered by the query parameters (all optional).
+         *     Array filters take several values, sent as repeated parameters (`status=active&status=paused`).
+         *     The list is cursor-paginated: follow the `cursor` of the page's `next` or `previous` URL. The
+         *     success status code is not shown in the source; the contract uses 200.
          */
         get: operations["listSubscriptions"];
         put?: never;
@@ -30,8 +33,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * TODO
-         * @description TODO
+         * Trigger a renewal order
+         * @description Triggers a renewal order for the subscription and returns the subscription. The request has no
+         *     body. The resulting subscription state is not shown in the source. The success status code is
+         *     not shown in the source; the contract uses 200.
          */
         post: operations["renewSubscription"];
         delete?: never;
@@ -50,8 +55,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * TODO
-         * @description TODO
+         * Trigger a renewal payment retry
+         * @description Triggers a retry of the subscription's renewal payment and returns the subscription. The body
+         *     may carry `payment_gateway` (by its name, the gateway to retry with; its type is not shown in
+         *     the source). The resulting subscription state is not shown in the source. The success status
+         *     code is not shown in the source; the contract uses 200.
          */
         post: operations["retrySubscription"];
         delete?: never;
@@ -68,8 +76,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * TODO
-         * @description TODO
+         * List a subscription's transactions
+         * @description Returns one page of the subscription's payment transactions, in the full Transaction form.
+         *     The list is cursor-paginated: follow the `cursor` of the page's `next` or `previous` URL. The
+         *     success status code is not shown in the source; the contract uses 200.
          */
         get: operations["listSubscriptionTransactions"];
         put?: never;
@@ -88,8 +98,15 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * TODO
-         * @description TODO
+         * List fulfillment orders
+         * @description Returns a page of the store's fulfillment orders, filtered by the query parameters (all
+         *     optional). Follow `next` / `previous` with the `cursor` parameter to walk the pages.
+         *
+         *     **Scopes.** The source lists two scopes, `fulfillment_service:read` and
+         *     `fulfillment_orders:read`, without saying whether both are required. This contract treats them
+         *     as **alternatives**: a token holding either scope is enough (two security requirements).
+         *
+         *     The success status code is not shown in the source; `200` is assumed.
          */
         get: operations["listFulfillmentOrders"];
         put?: never;
@@ -110,8 +127,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * TODO
-         * @description TODO
+         * Move a fulfillment order to another location
+         * @description Moves the fulfillment order (or the given lines of it) to another location. Returns the
+         *     original fulfillment order and the moved one.
+         *
+         *     The success status code is not shown in the source; `200` is assumed.
          */
         post: operations["moveFulfillmentOrder"];
         delete?: never;
@@ -130,8 +150,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * TODO
-         * @description TODO
+         * Send a fulfillment request
+         * @description Sends a fulfillment request for the fulfillment order (or the given lines of it) to the
+         *     fulfillment service of its location. Returns the fulfillment order split into its original,
+         *     requested and unrequested parts. Every body field is optional.
+         *
+         *     The success status code is not shown in the source; `200` is assumed.
          */
         post: operations["sendFulfillmentRequest"];
         delete?: never;
@@ -150,8 +174,15 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * TODO
-         * @description TODO
+         * Accept a cancellation request
+         * @description Accepts a cancellation request sent to a fulfillment service for this fulfillment order,
+         *     optionally with a message. Returns the fulfillment order. The body is optional.
+         *
+         *     **Scopes.** The source lists two scopes, `fulfillment_service:write` and
+         *     `fulfillment_orders:write`, without saying whether both are required. This contract treats them
+         *     as **alternatives**: a token holding either scope is enough (two security requirements).
+         *
+         *     The success status code is not shown in the source; `200` is assumed.
          */
         post: operations["acceptCancellationRequest"];
         delete?: never;
@@ -168,8 +199,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * TODO
-         * @description TODO
+         * List fulfillment orders assigned to a fulfillment service
+         * @description Returns a page of the fulfillment orders assigned to a fulfillment service, filtered by the query parameters (all optional). Follow `next` / `previous` with the
+         *     `cursor` parameter to walk the pages.
+         *
+         *     The success status code is not shown in the source; `200` is assumed.
          */
         get: operations["listAssignedFulfillmentOrders"];
         put?: never;
@@ -194,8 +228,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * TODO
-         * @description TODO
+         * Update a ticket
+         * @description Partially updates a customer support ticket (assignee, status, priority, subject, tags, linked order and products, requester, ticket type) and can add a comment to it. Fields left out keep their value; the status can be set directly. Returns the updated ticket.
          */
         patch: operations["updateTicket"];
         trace?: never;
@@ -210,8 +244,11 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * TODO
-         * @description TODO
+         * Add line items to an order
+         * @description Adds items to the order and charges the order's initial payment method. Returns the updated
+         *     order.
+         *
+         *     The success status code is not shown in the source; `200` is assumed.
          */
         post: operations["addOrderLineItems"];
         delete?: never;
@@ -249,8 +286,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * TODO
-         * @description TODO
+         * Update a page
+         * @description Updates a storefront content page (title, content, SEO meta title and description, slug, theme template, metadata) and returns it. `title` is required.
          */
         put: operations["updatePage"];
         post?: never;
@@ -264,6 +301,872 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * Format: uri
+         * @description An absolute URL.
+         * @example https://shop.example.com/products/linen-shirt/
+         */
+        Url: string | null;
+        /**
+         * @description One page of a cursor-paginated list. `next` and `previous` are URLs carrying a `cursor` query
+         *     value; pass it as the `cursor` parameter. Their value at the last (first) page is not shown in
+         *     the source: `null` or an absent value ends the walk.
+         */
+        Page: {
+            /** @description URL of the next page (carries a `cursor` query value); null or absent on the last page. */
+            next: components["schemas"]["Url"];
+            /** @description URL of the previous page (carries a `cursor` query value); null or absent on the first page. */
+            previous: components["schemas"]["Url"];
+            /** @description The items of this page. */
+            results: unknown[] | null;
+        };
+        /**
+         * @description Identifier (integer). Nullable under the contract's nullability policy.
+         * @example 1042
+         */
+        Id: number | null;
+        /** @description A staff member (agent) of the store. */
+        Agent: {
+            /** @description Email address of the agent. */
+            email: string | null;
+            first_name: string | null;
+            id: components["schemas"]["Id"];
+            last_name: string | null;
+        };
+        /**
+         * @description A free-form JSON object; its fields are not shown in the source.
+         * @example {
+         *       "gift_message": "Happy birthday!"
+         *     }
+         */
+        FreeFormObject: {
+            [key: string]: unknown;
+        } | null;
+        /** @description Marketing attribution of the record (affiliates, UTM parameters, agent). */
+        Attribution: {
+            affiliate: string | null;
+            /** @description The agent credited with the sale. */
+            agent: components["schemas"]["Agent"] | null;
+            funnel: string | null;
+            /** @description Google click identifier. */
+            gclid: string | null;
+            metadata: components["schemas"]["FreeFormObject"];
+            subaffiliate1: string | null;
+            subaffiliate2: string | null;
+            subaffiliate3: string | null;
+            subaffiliate4: string | null;
+            subaffiliate5: string | null;
+            utm_campaign: string | null;
+            utm_content: string | null;
+            utm_medium: string | null;
+            utm_source: string | null;
+            utm_term: string | null;
+        };
+        /** @description A customer's billing address. */
+        BillingAddress: {
+            /** @description Country code such as `DE` (the code list is not shown in the source). */
+            country: string | null;
+            first_name: string | null;
+            id: components["schemas"]["Id"];
+            last_name: string | null;
+            line1: string | null;
+            line2: string | null;
+            line3: string | null;
+            line4: string | null;
+            phone_number: string | null;
+            postcode: string | null;
+            state: string | null;
+        };
+        /**
+         * @description Currency code such as `EUR` or `USD` (ISO 4217 by all appearances; the code list is not shown in the source).
+         * @example EUR
+         */
+        Currency: string | null;
+        /**
+         * Format: date-time
+         * @description ISO 8601 date-time.
+         * @example 2024-05-02T09:14:27Z
+         */
+        Timestamp: string | null;
+        /**
+         * Format: int32
+         * @description An integer quantity (32-bit, up to 2147483647).
+         * @example 2
+         */
+        Quantity: number | null;
+        /**
+         * @description A money amount or decimal quantity written as a decimal string, e.g. `"49.90"`.
+         * @example 49.90
+         */
+        DecimalString: string | null;
+        /** @description One subscribed product of a subscription. */
+        SubscriptionLine: {
+            id: components["schemas"]["Id"];
+            metadata: components["schemas"]["FreeFormObject"];
+            /** @description Unit price of the line, a decimal string. */
+            price: components["schemas"]["DecimalString"];
+            /** @description Identifier of the product (integer). */
+            product_id: components["schemas"]["Id"];
+            /** @description URL of the product image. */
+            product_image: components["schemas"]["Url"];
+            product_title: string | null;
+            /** @description URL of the product on the storefront. */
+            product_url: components["schemas"]["Url"];
+            quantity: components["schemas"]["Quantity"];
+            /** @description Stock keeping unit of the variant. */
+            sku: string | null;
+            /** @description Identifier of the product variant (integer). */
+            variant_id: components["schemas"]["Id"];
+            variant_title: string | null;
+        };
+        /** @description An order produced by the subscription and the billing cycle it belongs to. */
+        SubscriptionOrderRef: {
+            /** @description The billing cycle (renewal count) of the order (32-bit integer). */
+            billing_cycle: components["schemas"]["Quantity"];
+            /** @description The order number. */
+            order_number: string | null;
+        };
+        /** @description A customer's shipping address. */
+        ShippingAddress: components["schemas"]["BillingAddress"] & {
+            /** @description Delivery notes from the customer. */
+            notes: string | null;
+        };
+        /** @description A customer of the store. */
+        User: {
+            /** @description Whether the customer accepts marketing messages. */
+            accepts_marketing: boolean | null;
+            email: string | null;
+            first_name: string | null;
+            id: components["schemas"]["Id"];
+            /** @description IP address the customer was last seen from. */
+            ip: string | null;
+            /** @description Language code such as `en` (the code list is not shown in the source). */
+            language: string | null;
+            last_name: string | null;
+            phone_number: string | null;
+            /** @description Browser user agent the customer was last seen with. */
+            user_agent: string | null;
+        };
+        /** @description A recurring subscription of a customer (version 2024-04-01 shape). */
+        Subscription: {
+            attribution: components["schemas"]["Attribution"] | null;
+            billing_address: components["schemas"]["BillingAddress"] | null;
+            /** @description Why the subscription was canceled. Allowed values are not shown in the source. */
+            cancel_reason: string | null;
+            /** @description Free-text cancellation reason given by the customer. */
+            cancel_reason_other_message: string | null;
+            currency: components["schemas"]["Currency"];
+            date_created: components["schemas"]["Timestamp"];
+            /** @description How often the subscription renews. Allowed values are not shown in the source. */
+            frequency: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Unit of the renewal interval; known value `day`. Allowed values are not shown in the source. */
+            interval: string | null;
+            /** @description Number of `interval` units between renewals (32-bit). */
+            interval_count: components["schemas"]["Quantity"];
+            /** @description Whether this is a test subscription. */
+            is_test: boolean | null;
+            /** @description The subscribed products. */
+            lines: components["schemas"]["SubscriptionLine"][] | null;
+            /** @description When the subscription renews next (ISO 8601 date-time, as every timestamp of the source). */
+            next_renewal_date: components["schemas"]["Timestamp"];
+            /** @description Number of lines (32-bit). */
+            num_lines: components["schemas"]["Quantity"];
+            /** @description Number of orders the subscription has produced (32-bit). */
+            num_orders: components["schemas"]["Quantity"];
+            /** @description The subscription's orders, one per billing cycle. */
+            orders: components["schemas"]["SubscriptionOrderRef"][] | null;
+            /** @description How the subscription is paid; a free-form object whose fields are not shown in the source. */
+            payment_details: components["schemas"]["FreeFormObject"];
+            /**
+             * @description Payment method of the subscription, e.g. `bankcard`. Allowed values are not shown in the
+             *     source (the list filter `payment_method` accepts apple_pay, bankcard, google_pay, klarna,
+             *     link, paypal, twint).
+             */
+            payment_method: string | null;
+            shipping_address: components["schemas"]["ShippingAddress"] | null;
+            /** @description Code of the shipping method. */
+            shipping_code: string | null;
+            shipping_price: components["schemas"]["DecimalString"];
+            /**
+             * @description State of the subscription (spec §3). Its transitions are not shown in the source.
+             * @enum {string|null}
+             */
+            status: "active" | "past_due" | "canceled" | "retrying" | "paused" | null;
+            /** @description Total charged per renewal, a decimal string. */
+            total: components["schemas"]["DecimalString"];
+            user: components["schemas"]["User"] | null;
+        };
+        /** @description One page of subscriptions (version 2024-04-01 shape). */
+        SubscriptionPage: components["schemas"]["Page"] & {
+            results: components["schemas"]["Subscription"][] | null;
+        };
+        /** @description Any JSON value; its type is not shown in the source. */
+        AnyValue: {
+            [key: string]: unknown;
+        } | unknown[] | string | number | boolean | null;
+        /** @description Options of a renewal payment retry. */
+        SubscriptionRetryRequest: {
+            /**
+             * @description The payment gateway to retry the payment with, as the field name suggests (the source says
+             *     no more). Its type is not shown in the source, so any JSON value is accepted.
+             */
+            payment_gateway?: components["schemas"]["AnyValue"];
+        };
+        /** @description How a transaction was paid. */
+        PaymentDetails: {
+            bankcard_first_six: string | null;
+            bankcard_last_four: string | null;
+            card_token: string | null;
+            /** @description The payment gateway that processed the transaction. */
+            gateway: {
+                id: components["schemas"]["Id"];
+                name: string | null;
+                /** @description Gateway type. Allowed values are not shown in the source. */
+                type: string | null;
+            } | null;
+            is_3ds: boolean | null;
+            optimized_3ds: boolean | null;
+            paypal_vault_id: string | null;
+            /** @description Strong customer authentication flow. Allowed values are not shown in the source. */
+            sca_flow: string | null;
+        };
+        /** @description The amount restated in the store's reporting currency. */
+        AmountReportValues: {
+            amount: components["schemas"]["DecimalString"];
+            currency: components["schemas"]["Currency"];
+        };
+        /** @description The subscription a record belongs to, and its billing cycle. */
+        SubscriptionRef: {
+            /** @description The billing cycle (renewal count) of the subscription (32-bit integer). */
+            billing_cycle: components["schemas"]["Quantity"];
+            /** @description Identifier of the subscription. */
+            id: components["schemas"]["Id"];
+        };
+        /** @description A payment transaction (full form; it has no `is_initial_retry`). */
+        Transaction: {
+            amount: components["schemas"]["DecimalString"];
+            /** @description Part of the amount that can still be refunded, a decimal string. */
+            amount_available_for_refund: components["schemas"]["DecimalString"];
+            attribution: components["schemas"]["Attribution"] | null;
+            /** @description Authorization code returned by the payment gateway. */
+            auth_code: string | null;
+            currency: components["schemas"]["Currency"];
+            date_created: components["schemas"]["Timestamp"];
+            /** @description Identifier of the transaction at the payment gateway. Its type is not stated in the source; a string is expected. */
+            external_id: string | null;
+            id: components["schemas"]["Id"];
+            /** @description The agent who initiated the transaction. */
+            initiator: components["schemas"]["Agent"] | null;
+            is_disputed: boolean | null;
+            /** @description Whether the transaction was processed outside the platform. */
+            is_external: boolean | null;
+            is_test: boolean | null;
+            /** @description Identifier of the transaction at the card network. */
+            network_transaction_id: string | null;
+            /** @description Number of the order the transaction belongs to. */
+            order: string | null;
+            /** @description Identifier of the parent transaction (e.g. the authorization a capture belongs to). */
+            parent_id: components["schemas"]["Id"];
+            payment_details: components["schemas"]["PaymentDetails"] | null;
+            /** @description Payment method of the transaction, e.g. `bankcard`. Allowed values are not shown in the source. */
+            payment_method: string | null;
+            report_values: components["schemas"]["AmountReportValues"] | null;
+            /** @description Response code of the payment gateway (integer). Its values are not shown in the source. */
+            response_code: number | null;
+            /** @description Text shown on the customer's bank statement. */
+            statement_descriptor: string | null;
+            /** @description Status of the transaction; known value `succeeded`. Allowed values are not shown in the source. */
+            status: string | null;
+            /** @description The subscription and billing cycle the transaction belongs to, if any. */
+            subscription: components["schemas"]["SubscriptionRef"] | null;
+            /** @description Kind of transaction. Allowed values are not shown in the source. */
+            type: string | null;
+            user: components["schemas"]["User"] | null;
+        };
+        /** @description One page of transactions (full form). */
+        TransactionPage: components["schemas"]["Page"] & {
+            results: components["schemas"]["Transaction"][] | null;
+        };
+        /** @description Postal address of a location. */
+        LocationAddress: {
+            /** @description Country code such as `DE` (the code list is not shown in the source). */
+            country: string | null;
+            line1: string | null;
+            line2: string | null;
+            /** @description Third address line; the platform uses it for the city in its examples. */
+            line3: string | null;
+            line4: string | null;
+            phone_number: string | null;
+            postcode: string | null;
+            state: string | null;
+        };
+        /** @description A stock location (warehouse, shop or fulfillment service location). */
+        StockLocation: {
+            /** @description Whether returns can be received at this location. */
+            accept_return: boolean | null;
+            address: components["schemas"]["LocationAddress"] | null;
+            callback_url: components["schemas"]["Url"];
+            id: components["schemas"]["Id"];
+            name: string | null;
+        };
+        /** @description A hold that keeps a fulfillment order from being fulfilled. */
+        FulfillmentHold: {
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Why the fulfillment order is on hold; known value `address_incorrect`. The allowed values are not shown in the source. */
+            reason: string | null;
+            /** @description Free-text explanation of the hold. */
+            reason_message: string | null;
+        };
+        /** @description A tax applied to a line or to shipping. */
+        TaxLine: {
+            amount: components["schemas"]["DecimalString"];
+            currency: components["schemas"]["Currency"];
+            /** @description Tax rate as a fraction, e.g. `0.19` for 19 %. */
+            rate: number | null;
+            report_values: components["schemas"]["AmountReportValues"] | null;
+            /** @description Where the tax rate came from. Allowed values are not shown in the source. */
+            source: string | null;
+            /** @description Identifier of the tax rate. */
+            tax_id: number | null;
+            tax_title: string | null;
+        };
+        /** @description A line of a fulfillment order. */
+        FulfillmentOrderLineItem: {
+            currency: components["schemas"]["Currency"];
+            /** @description Quantity still to fulfil, written as a string (as the source types it), e.g. `"2"`. */
+            fulfillable_quantity: components["schemas"]["DecimalString"];
+            /** @description Identifier of the fulfillment order this line belongs to. */
+            fulfillment_order_id: components["schemas"]["Id"];
+            id: components["schemas"]["Id"];
+            /** @description Identifier of the order line this line fulfils. */
+            order_line_id: components["schemas"]["Id"];
+            price_excl_tax: components["schemas"]["DecimalString"];
+            price_incl_tax: components["schemas"]["DecimalString"];
+            /** @description Identifier of the product, a string here (as the source types it). */
+            product_id: string | null;
+            /** @description URL of the product image (its format is not stated in the source for this object). */
+            product_image: string | null;
+            product_title: string | null;
+            quantity: components["schemas"]["Quantity"];
+            sku: string | null;
+            /** @description Identifier of the stock record the line is fulfilled from. */
+            stockrecord_id: components["schemas"]["Id"];
+            tax_lines: components["schemas"]["TaxLine"][] | null;
+            total_discount: components["schemas"]["DecimalString"];
+        };
+        /** @description A request the merchant sent to the fulfillment service about this fulfillment order. */
+        MerchantRequest: {
+            /** @description Message sent with the request. */
+            message: string | null;
+            /** @description Whether the fulfillment service was notified. */
+            notify: boolean | null;
+            /** @description Kind of request; known value `fulfill_request`. The allowed values are not shown in the source. */
+            type: string | null;
+        };
+        /** @description The shipping method chosen for a fulfillment order. */
+        FulfillmentShippingMethod: {
+            /** @description Code of the shipping method. Allowed values are not shown in the source. */
+            code: string | null;
+            /** @description Display name of the shipping method. */
+            name: string | null;
+        };
+        /** @description A group of order lines to be fulfilled from one location, possibly by a fulfillment service. */
+        FulfillmentOrder: {
+            /** @description The location the fulfillment order is assigned to. */
+            assigned_location: components["schemas"]["StockLocation"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Holds that currently keep the fulfillment order from being fulfilled. */
+            fulfillment_holds: components["schemas"]["FulfillmentHold"][] | null;
+            id: components["schemas"]["Id"];
+            line_items: components["schemas"]["FulfillmentOrderLineItem"][] | null;
+            /** @description Requests the merchant sent to the fulfillment service. */
+            merchant_requests: components["schemas"]["MerchantRequest"][] | null;
+            /** @description Number of the order this fulfillment order belongs to. */
+            order_number: string | null;
+            /**
+             * @description State of the request to the fulfillment service (spec §3). Its transitions are not shown in the source.
+             * @enum {string|null}
+             */
+            request_status: "pending" | "requested" | "accepted" | "rejected" | "cancel_requested" | "cancel_accepted" | "cancel_rejected" | "closed" | null;
+            shipping_address: components["schemas"]["ShippingAddress"] | null;
+            shipping_method: components["schemas"]["FulfillmentShippingMethod"] | null;
+            /**
+             * @description State of the fulfillment order (spec §3). Its transitions are not shown in the source.
+             * @enum {string|null}
+             */
+            status: "not_required" | "open" | "processing" | "on_hold" | "incomplete" | "closed" | "canceled" | null;
+            /** @description Actions that can currently be taken on the fulfillment order. The element type is not shown in the source, so any JSON value is accepted. */
+            supported_actions: components["schemas"]["AnyValue"][] | null;
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description One page of fulfillment orders. */
+        FulfillmentOrderPage: components["schemas"]["Page"] & {
+            results: components["schemas"]["FulfillmentOrder"][] | null;
+        };
+        /** @description Where to move the fulfillment order, and optionally which of its lines. */
+        FulfillmentOrderMoveRequest: {
+            /** @description The fulfillment order lines to move. The element shape is not shown in the source, so each element is an open object. */
+            fulfillment_order_line_items?: {
+                [key: string]: unknown;
+            }[];
+            /** @description Identifier of the location to move the fulfillment order to. */
+            new_location_id: number;
+        };
+        /** @description The fulfillment order after the move, as the original and the moved fulfillment order. */
+        FulfillmentOrderMoveResult: {
+            /** @description The fulfillment order at the new location. */
+            moved_fulfillment_order: components["schemas"]["FulfillmentOrder"] | null;
+            /** @description The original fulfillment order. */
+            original_fulfillment_order: components["schemas"]["FulfillmentOrder"] | null;
+        };
+        /** @description A fulfillment request to send to the fulfillment service. */
+        FulfillmentRequestCreate: {
+            /** @description The fulfillment order lines to request. The element shape is not shown in the source, so each element is an open object. */
+            fulfillment_order_line_items?: {
+                [key: string]: unknown;
+            }[];
+            /** @description Message for the fulfillment service. */
+            message?: string | null;
+            /** @description Whether to notify the fulfillment service. */
+            notify?: boolean;
+        };
+        /** @description The fulfillment order split into its original, requested and unrequested parts. */
+        FulfillmentRequestResult: {
+            /** @description The original fulfillment order. */
+            original_fulfillment_order: components["schemas"]["FulfillmentOrder"] | null;
+            /** @description The part of the fulfillment order that was requested from the fulfillment service. */
+            requested_fulfillment_order: components["schemas"]["FulfillmentOrder"] | null;
+            /** @description The part of the fulfillment order that was not requested (the lines left out of the request). */
+            unrequested_fulfillment_order: components["schemas"]["FulfillmentOrder"] | null;
+        };
+        /** @description Acceptance of a cancellation request sent to a fulfillment service. */
+        CancellationRequestAcceptRequest: {
+            /** @description Message sent with the acceptance. */
+            message?: string | null;
+        };
+        /** @description The ticket fields to change. Every field is optional; fields left out keep their value. */
+        TicketUpdateRequest: {
+            /** @description Identifier of the agent to assign the ticket to, or null to unassign it. */
+            assignee?: number | null;
+            /** @description A comment to add to the ticket. Its fields are not shown in the source, so any object is accepted. */
+            comment?: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: email
+             * @description Email address of the contact, for a contact who is not yet a user of the store.
+             */
+            from_email?: string;
+            /** @description Number of the order the ticket is about (a string, as in the ticket). The field is typed as a union whose second member is not shown in the source, so any other JSON value is accepted too. */
+            order?: string | components["schemas"]["AnyValue"];
+            /**
+             * @description Priority of the ticket.
+             * @enum {string}
+             */
+            priority?: "high" | "medium" | "low";
+            /** @description Identifiers of the products the ticket is about. */
+            products?: number[];
+            /** @description Identifier of the customer who requested support (an integer, as in the ticket). The field is typed as a union whose second member is not shown in the source, so any other JSON value is accepted too. */
+            requester?: number | components["schemas"]["AnyValue"];
+            /**
+             * @description New state of the ticket, set directly (transitions are not shown in the source).
+             * @enum {string}
+             */
+            status?: "new" | "open" | "pending" | "solved" | "closed";
+            /** @description Subject of the ticket. */
+            subject?: string;
+            /** @description Tags of the ticket. */
+            tags?: string[];
+            /** @description Identifier of the ticket type (an integer, as in the ticket). The field is typed as a union whose second member is not shown in the source, so any other JSON value is accepted too. */
+            ticket_type?: number | components["schemas"]["AnyValue"];
+        };
+        /** @description A file attached to a ticket comment. */
+        TicketAttachment: {
+            /** @description URL of the attached file. */
+            file: components["schemas"]["Url"];
+            /** @description Original name of the attached file. */
+            file_name: string | null;
+            id: components["schemas"]["Id"];
+        };
+        /** @description A comment on a support ticket, public (visible to the customer) or internal. */
+        TicketComment: {
+            /** @description Files attached to the comment. */
+            attachments: components["schemas"]["TicketAttachment"][] | null;
+            /** @description Identifier of the author of the comment. */
+            author: number | null;
+            /** @description Text of the comment. */
+            body: string | null;
+            /** @description When the comment was written. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Email address the comment was sent from. */
+            from_email: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Whether the comment is public (visible to the requester) rather than an internal note. */
+            is_public: boolean | null;
+        };
+        /** @description A customer support ticket with its comments. */
+        Ticket: {
+            /** @description Identifier of the agent the ticket is assigned to. */
+            assignee: number | null;
+            /**
+             * @description Channel the ticket came in through. Known value `customer_account`; the other allowed values are not shown in the source.
+             * @example customer_account
+             */
+            channel: string | null;
+            /** @description The comments on the ticket, public and internal. */
+            comments: components["schemas"]["TicketComment"][] | null;
+            /** @description When the ticket was created. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Email address of the contact who opened the ticket. */
+            from_email: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Number of the order the ticket is about. */
+            order: string | null;
+            /**
+             * @description Priority of the ticket (the values the ticket update operation accepts).
+             * @enum {string|null}
+             */
+            priority: "high" | "medium" | "low" | null;
+            /** @description Identifiers of the products the ticket is about. */
+            products: number[] | null;
+            /** @description Identifier of the customer who requested support. */
+            requester: number | null;
+            /**
+             * @description State of the ticket (spec §3). Transitions are not shown in the source; the status can be set directly through the ticket update operation.
+             * @enum {string|null}
+             */
+            status: "new" | "open" | "pending" | "solved" | "closed" | null;
+            subject: string | null;
+            tags: string[] | null;
+            /** @description Identifier of the ticket type. */
+            ticket_type: number | null;
+            /** @description When the ticket was last updated. */
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description The lines to add to the order, and optionally payment details for the charge. */
+        OrderAddLineItemsRequest: {
+            /** @description The lines to add. */
+            lines: ({
+                /** @description Identifier of the product to add. */
+                product_id: number;
+                /**
+                 * Format: int32
+                 * @description Quantity to add (32-bit integer).
+                 */
+                quantity: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description Payment details for the charge. Its shape is not shown in the source, so any JSON value is accepted. */
+            payment_details?: components["schemas"]["AnyValue"];
+        };
+        /** @description An order line (or part of one) covered by a fulfillment, as listed inside an order. */
+        OrderFulfillmentInOrderLineItem: {
+            currency: components["schemas"]["Currency"];
+            /** @description Quantity fulfilled, written as a string (as the source types it), e.g. `"1"`. */
+            fulfilled_quantity: components["schemas"]["DecimalString"];
+            /** @description The fulfillment service that handles the line. Allowed values are not shown in the source. */
+            fulfillment_service: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Identifier of the order line. */
+            order_line_id: components["schemas"]["Id"];
+            price_excl_tax: components["schemas"]["DecimalString"];
+            price_incl_tax: components["schemas"]["DecimalString"];
+            /** @description Identifier of the product (an integer here). */
+            product_id: components["schemas"]["Id"];
+            /** @description URL of the product image (its format is not stated in the source for this object). */
+            product_image: string | null;
+            product_title: string | null;
+            quantity: components["schemas"]["Quantity"];
+            requires_shipping: boolean | null;
+            /** @description Quantity that can still be returned. */
+            returnable_quantity: components["schemas"]["Quantity"];
+            /** @description Quantity already returned. */
+            returned_quantity: components["schemas"]["Quantity"];
+            sku: string | null;
+            tax_lines: components["schemas"]["TaxLine"][] | null;
+            total_discount: components["schemas"]["DecimalString"];
+        };
+        /** @description A shipment of some or all of an order's lines, as listed inside an order. */
+        OrderFulfillmentInOrder: {
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Delivery status of the shipment. Its shape is not shown in the source, so any JSON value is accepted. */
+            delivery_status: components["schemas"]["AnyValue"];
+            id: components["schemas"]["Id"];
+            /** @description When the last tracking event happened. */
+            last_event_date: components["schemas"]["Timestamp"];
+            line_items: components["schemas"]["OrderFulfillmentInOrderLineItem"][] | null;
+            /** @description Identifier of the location the fulfillment ships from. */
+            location_id: components["schemas"]["Id"];
+            order_number: string | null;
+            /** @description Address the fulfillment ships from. */
+            origin_address: components["schemas"]["LocationAddress"] | null;
+            requires_shipping: boolean | null;
+            /** @description Name of the shipping method. */
+            shipping_method: string | null;
+            /** @description Status of the fulfillment; known value `success`. The allowed values are not shown in the source. */
+            status: string | null;
+            tracking_carrier: string | null;
+            /** @description A string in the source despite the plural name; how several carriers are written is not shown in the source. */
+            tracking_carriers: string | null;
+            tracking_code: string | null;
+            /** @description A string in the source despite the plural name; how several codes are written is not shown in the source. */
+            tracking_codes: string | null;
+            /** @description Tracking link (a string in the source; its format is not stated). */
+            tracking_link: string | null;
+            /** @description Tracking link(s), a URL string in the source despite the plural name. */
+            tracking_links: components["schemas"]["Url"];
+        };
+        /** @description The line's amounts restated in the store's reporting currency. */
+        OrderLineReportValues: {
+            currency: components["schemas"]["Currency"];
+            original_price_excl_tax: components["schemas"]["DecimalString"];
+            original_price_incl_tax: components["schemas"]["DecimalString"];
+            original_total_discount: components["schemas"]["DecimalString"];
+            price_excl_tax: components["schemas"]["DecimalString"];
+            price_incl_tax: components["schemas"]["DecimalString"];
+            total_cost: components["schemas"]["DecimalString"];
+            total_discount: components["schemas"]["DecimalString"];
+            unit_cost: components["schemas"]["DecimalString"];
+        };
+        /** @description A line of an order. */
+        OrderLine: {
+            created_at: components["schemas"]["Timestamp"];
+            currency: components["schemas"]["Currency"];
+            /** @description Quantity currently on the order (after edits and removals). */
+            current_quantity: components["schemas"]["Quantity"];
+            /** @description Quantity that can still be edited. */
+            editable_quantity: components["schemas"]["Quantity"];
+            /** @description Quantity that can still be fulfilled. */
+            fulfillable_quantity: components["schemas"]["Quantity"];
+            id: components["schemas"]["Id"];
+            is_gift_card: boolean | null;
+            /** @description Whether the line was added as an upsell. */
+            is_upsell: boolean | null;
+            metadata: components["schemas"]["FreeFormObject"];
+            original_price_excl_tax: components["schemas"]["DecimalString"];
+            original_price_incl_tax: components["schemas"]["DecimalString"];
+            original_total_discount: components["schemas"]["DecimalString"];
+            price_excl_tax: components["schemas"]["DecimalString"];
+            price_incl_tax: components["schemas"]["DecimalString"];
+            /** @description Identifier of the product. */
+            product_id: components["schemas"]["Id"];
+            /** @description URL of the product image (its format is not stated in the source for this object). */
+            product_image: string | null;
+            product_title: string | null;
+            /** @description URL of the product page (its format is not stated in the source for this object). */
+            product_url: string | null;
+            quantity: components["schemas"]["Quantity"];
+            report_values: components["schemas"]["OrderLineReportValues"] | null;
+            requires_shipping: boolean | null;
+            sku: string | null;
+            tax_lines: components["schemas"]["TaxLine"][] | null;
+            total_cost: components["schemas"]["DecimalString"];
+            total_discount: components["schemas"]["DecimalString"];
+            unit_cost: components["schemas"]["DecimalString"];
+            updated_at: components["schemas"]["Timestamp"];
+            /** @description Identifier of the product variant. */
+            variant_id: components["schemas"]["Id"];
+            variant_title: string | null;
+        };
+        /** @description A discount granted by an offer. */
+        OfferDiscount: {
+            amount: components["schemas"]["DecimalString"];
+            description: string | null;
+            name: string | null;
+        };
+        /** @description An adjustment of a refund, such as refunded shipping. */
+        RefundAdjustment: {
+            amount_excl_tax: components["schemas"]["DecimalString"];
+            amount_incl_tax: components["schemas"]["DecimalString"];
+            id: components["schemas"]["Id"];
+            /** @description The amounts restated in the store's reporting currency. */
+            report_values: {
+                amount_excl_tax: components["schemas"]["DecimalString"];
+                amount_incl_tax: components["schemas"]["DecimalString"];
+                currency: components["schemas"]["Currency"];
+            } | null;
+            /** @description Kind of adjustment; known value `refund_shipping`. The allowed values are not shown in the source. */
+            type: string | null;
+        };
+        /** @description An order line, or part of one, that was refunded. */
+        RefundLineItem: {
+            amount_excl_tax: components["schemas"]["DecimalString"];
+            amount_incl_tax: components["schemas"]["DecimalString"];
+            id: components["schemas"]["Id"];
+            /** @description Identifier of the refunded order line. */
+            line_item_id: components["schemas"]["Id"];
+            /** @description Identifier of the location involved (where items are restocked, by all appearances; not stated in the source). */
+            location_id: components["schemas"]["Id"];
+            quantity: components["schemas"]["Quantity"];
+            /** @description The amounts restated in the store's reporting currency. */
+            report_values: {
+                amount_excl_tax: components["schemas"]["DecimalString"];
+                amount_incl_tax: components["schemas"]["DecimalString"];
+                currency: components["schemas"]["Currency"];
+            } | null;
+            /** @description How the refunded items are restocked; known value `cancel`. The allowed values are not shown in the source. */
+            restock_type: string | null;
+        };
+        /** @description A payment transaction, in the compact form used inside orders and refunds. */
+        TransactionCompact: {
+            amount: components["schemas"]["DecimalString"];
+            /** @description Authorization code from the payment gateway. */
+            auth_code: string | null;
+            currency: components["schemas"]["Currency"];
+            date_created: components["schemas"]["Timestamp"];
+            /** @description Identifier of the transaction at the payment gateway. */
+            external_id: string | null;
+            id: components["schemas"]["Id"];
+            is_disputed: boolean | null;
+            /** @description Whether the transaction was processed outside the platform. */
+            is_external: boolean | null;
+            is_initial_retry: boolean | null;
+            is_test: boolean | null;
+            /** @description Identifier of the transaction at the card network. */
+            network_transaction_id: string | null;
+            /** @description Identifier of the transaction this one follows up (e.g. the authorization a capture settles). */
+            parent_id: components["schemas"]["Id"];
+            payment_details: components["schemas"]["PaymentDetails"] | null;
+            /** @description Payment method of the transaction. The allowed values are not shown in the source. */
+            payment_method: string | null;
+            report_values: components["schemas"]["AmountReportValues"] | null;
+            /** @description Response code of the payment gateway. */
+            response_code: number | null;
+            /** @description Text shown on the customer's bank statement. */
+            statement_descriptor: string | null;
+            /** @description Status of the transaction; known value `succeeded`. The allowed values are not shown in the source. */
+            status: string | null;
+            /** @description Kind of transaction. The allowed values are not shown in the source. */
+            type: string | null;
+        };
+        /** @description A refund of an order, with its refunded lines, adjustments and transactions. */
+        Refund: {
+            adjustments: components["schemas"]["RefundAdjustment"][] | null;
+            created_at: components["schemas"]["Timestamp"];
+            id: components["schemas"]["Id"];
+            /** @description Note recorded with the refund. */
+            note: string | null;
+            order_number: string | null;
+            refund_line_items: components["schemas"]["RefundLineItem"][] | null;
+            /** @description The refund's totals restated in the store's reporting currency. */
+            report_values: {
+                currency: components["schemas"]["Currency"];
+                total_refund_amount: components["schemas"]["DecimalString"];
+                total_return_excl_tax: components["schemas"]["DecimalString"];
+                total_return_incl_tax: components["schemas"]["DecimalString"];
+            } | null;
+            total_refund_amount: components["schemas"]["DecimalString"];
+            total_return_excl_tax: components["schemas"]["DecimalString"];
+            total_return_incl_tax: components["schemas"]["DecimalString"];
+            transactions: components["schemas"]["TransactionCompact"][] | null;
+            /** @description Identifier of the user linked to the refund (the source does not say which user). */
+            user_id: components["schemas"]["Id"];
+        };
+        /** @description The order's amounts restated in the store's reporting currency. */
+        OrderReportValues: {
+            currency: components["schemas"]["Currency"];
+            original_shipping_excl_tax: components["schemas"]["DecimalString"];
+            original_shipping_incl_tax: components["schemas"]["DecimalString"];
+            original_total_discount: components["schemas"]["DecimalString"];
+            original_total_excl_tax: components["schemas"]["DecimalString"];
+            original_total_incl_tax: components["schemas"]["DecimalString"];
+            shipping_excl_tax: components["schemas"]["DecimalString"];
+            shipping_incl_tax: components["schemas"]["DecimalString"];
+            total_cost: components["schemas"]["DecimalString"];
+            total_discount: components["schemas"]["DecimalString"];
+            total_excl_tax: components["schemas"]["DecimalString"];
+            total_incl_tax: components["schemas"]["DecimalString"];
+        };
+        /** @description A tax summed over the whole order. */
+        OrderTaxLine: {
+            amount: components["schemas"]["DecimalString"];
+            currency: components["schemas"]["Currency"];
+            id: components["schemas"]["Id"];
+            /** @description Tax rate as a fraction, e.g. `0.19` for 19 %. */
+            rate: number | null;
+            report_values: components["schemas"]["AmountReportValues"] | null;
+            /** @description Where the tax rate came from. Allowed values are not shown in the source. */
+            source: string | null;
+            tax_title: string | null;
+        };
+        /** @description A discount granted by a voucher code. */
+        VoucherDiscount: {
+            amount: components["schemas"]["DecimalString"];
+            description: string | null;
+            name: string | null;
+            /** @description The voucher that granted the discount. */
+            voucher: {
+                code: string | null;
+                end_datetime: components["schemas"]["Timestamp"];
+                name: string | null;
+                start_datetime: components["schemas"]["Timestamp"];
+            } | null;
+        };
+        /** @description An order with its lines, fulfillments, refunds and transactions. Money fields are decimal strings. */
+        Order: {
+            attribution: components["schemas"]["Attribution"] | null;
+            billing_address: components["schemas"]["BillingAddress"] | null;
+            created_at: components["schemas"]["Timestamp"];
+            currency: components["schemas"]["Currency"];
+            /** @description When the order was placed. */
+            date_placed: components["schemas"]["Timestamp"];
+            /** @description How taxes are displayed for the order. The allowed values are not shown in the source. */
+            display_taxes: string | null;
+            /** @description Fulfillment status of the order; known value `not_required`. The allowed values are not shown in the source. */
+            fulfillment_status: string | null;
+            fulfillments: components["schemas"]["OrderFulfillmentInOrder"][] | null;
+            /** @description Whether the order is a test order. */
+            is_test: boolean | null;
+            lines: components["schemas"]["OrderLine"][] | null;
+            metadata: components["schemas"]["FreeFormObject"];
+            /** @description The order number. */
+            number: string | null;
+            offer_discounts: components["schemas"]["OfferDiscount"][] | null;
+            /** @description URL of the customer-facing order status page. */
+            order_status_url: components["schemas"]["Url"];
+            original_shipping_excl_tax: components["schemas"]["DecimalString"];
+            original_shipping_incl_tax: components["schemas"]["DecimalString"];
+            original_total_discount: components["schemas"]["DecimalString"];
+            original_total_excl_tax: components["schemas"]["DecimalString"];
+            original_total_incl_tax: components["schemas"]["DecimalString"];
+            /** @description Payment status of the order; known value `pending`. The allowed values are not shown in the source. */
+            payment_status: string | null;
+            refunds: components["schemas"]["Refund"][] | null;
+            report_values: components["schemas"]["OrderReportValues"] | null;
+            shipping_address: components["schemas"]["ShippingAddress"] | null;
+            /** @description Code of the shipping method. */
+            shipping_code: string | null;
+            shipping_excl_tax: components["schemas"]["DecimalString"];
+            shipping_incl_tax: components["schemas"]["DecimalString"];
+            /** @description The order's shipping method. Its type is not shown in the source for orders (a string on order fulfillments, a `{code, name}` object on fulfillment orders), so any JSON value is accepted. */
+            shipping_method: components["schemas"]["AnyValue"];
+            shipping_tax: components["schemas"]["DecimalString"];
+            shipping_tax_lines: components["schemas"]["TaxLine"][] | null;
+            /** @description Where the order came from. The allowed values are not shown in the source. */
+            source: string | null;
+            /** @description Status of the order. The allowed values are not shown in the source. */
+            status: string | null;
+            /** @description The order's place in a subscription's lifecycle. The allowed values are not shown in the source. */
+            subscription_lifecycle: string | null;
+            subscriptions: components["schemas"]["SubscriptionRef"][] | null;
+            supports_post_purchase_upsells: boolean | null;
+            tags: string[] | null;
+            /** @description Taxes summed over the whole order. */
+            tax_lines: components["schemas"]["OrderTaxLine"][] | null;
+            total_cost: components["schemas"]["DecimalString"];
+            total_discount: components["schemas"]["DecimalString"];
+            total_excl_tax: components["schemas"]["DecimalString"];
+            total_incl_tax: components["schemas"]["DecimalString"];
+            /** @description Amount still to be paid. */
+            total_outstanding: components["schemas"]["DecimalString"];
+            total_tax: components["schemas"]["DecimalString"];
+            transactions: components["schemas"]["TransactionCompact"][] | null;
+            updated_at: components["schemas"]["Timestamp"];
+            user: components["schemas"]["User"] | null;
+            voucher_discounts: components["schemas"]["VoucherDiscount"][] | null;
+        };
         CodeLabel: {
             code: string | null;
             label: string | null;
@@ -278,10 +1181,6 @@ export interface components {
             postcode: string | null;
             state: string | null;
         };
-        /** @description Any JSON value; its type is not shown in the source. */
-        AnyValue: {
-            [key: string]: unknown;
-        } | unknown[] | string | number | boolean | null;
         StorePayments: {
             available_express_payment_methods: components["schemas"]["CodeLabel"][] | null;
             available_payment_methods: {
@@ -308,6 +1207,45 @@ export interface components {
             /** @description IANA time zone name, e.g. `Europe/Berlin`. */
             timezone: string | null;
         };
+        /** @description The page to store. `title` is required; the other fields are optional. */
+        StorefrontPageUpdateRequest: {
+            /** @description Title of the page (at most 200 characters). */
+            title: string;
+            /** @description Body of the page. */
+            content?: string;
+            /** @description Description for search engines. */
+            meta_description?: string;
+            /** @description Title for search engines. */
+            meta_title?: string;
+            /** @description Free-form metadata of the page; its fields are not shown in the source. */
+            metadata?: {
+                [key: string]: unknown;
+            };
+            /** @description URL segment of the page. */
+            slug?: string;
+            /**
+             * @description Custom template name from the theme, of the form `pages/page.<custom_name>.html`.
+             * @example pages/page.about.html
+             */
+            template?: string;
+        };
+        /** @description A storefront content page. */
+        StorefrontPage: {
+            /** @description Body of the page. */
+            content: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Description for search engines (the `<meta name="description">` of the page). */
+            meta_description: string | null;
+            /** @description Title for search engines. */
+            meta_title: string | null;
+            metadata: components["schemas"]["FreeFormObject"];
+            /** @description URL segment of the page. */
+            slug: string | null;
+            /** @description Custom template of the theme used to render the page, of the form `pages/page.<custom_name>.html`. */
+            template: string | null;
+            /** @description Title of the page. */
+            title: string | null;
+        };
     };
     responses: {
         /** @description The bearer token is missing or invalid. The error body is not shown in the source. */
@@ -330,6 +1268,11 @@ export interface components {
          */
         "ApiVersion-2024-04-01": "2024-04-01";
         /**
+         * @description Selects the page. Take its value from the `cursor` query value of a page's `next` or `previous` URL.
+         * @example cD0yMDI0LTA1LTAyKzA5JTNBMTQlM0EyNw
+         */
+        Cursor: string;
+        /**
          * @description Identifier of the resource.
          * @example 1042
          */
@@ -348,7 +1291,215 @@ export type $defs = Record<string, never>;
 export interface operations {
     listSubscriptions: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Free-text search over subscriptions. Which fields it searches is not shown in the source.
+                 * @example schmidt
+                 */
+                search_text?: string;
+                /**
+                 * @description Filters by address text. Which address fields it matches is not shown in the source.
+                 * @example Kastanienallee
+                 */
+                address?: string;
+                /**
+                 * @description Start of the generic date range (YYYY-MM-DD). Which date it applies to is not shown in the source.
+                 * @example 2024-04-01
+                 */
+                date_from?: string;
+                /**
+                 * @description End of the generic date range (YYYY-MM-DD). Which date it applies to is not shown in the source.
+                 * @example 2024-04-30
+                 */
+                date_to?: string;
+                /**
+                 * @description Subscription states to include. Several values are sent as repeated parameters (`status=active&status=paused`).
+                 * @example [
+                 *       "active",
+                 *       "paused"
+                 *     ]
+                 */
+                status?: ("active" | "past_due" | "canceled" | "retrying" | "paused")[];
+                /**
+                 * @description Products to filter by. The element type is not shown in the source (product identifiers are
+                 *     expected), nor is the array encoding; several values are sent as repeated parameters
+                 *     (`product=512&product=618`).
+                 * @example [
+                 *       "512"
+                 *     ]
+                 */
+                product?: string[];
+                /**
+                 * @description SKUs to filter by. The element type is not shown in the source, nor is the array encoding;
+                 *     several values are sent as repeated parameters (`sku=COF-HB-1000&sku=COF-DC-500`).
+                 * @example [
+                 *       "COF-HB-1000"
+                 *     ]
+                 */
+                sku?: string[];
+                /**
+                 * @description Payment gateways to filter by. The element type is not shown in the source (gateway
+                 *     identifiers are expected), nor is the array encoding; several values are sent as repeated
+                 *     parameters (`gateway=7&gateway=9`).
+                 * @example [
+                 *       "7"
+                 *     ]
+                 */
+                gateway?: string[];
+                /**
+                 * @description Funnels to filter by. The element type is not shown in the source, nor is the array
+                 *     encoding; several values are sent as repeated parameters (`funnels=a&funnels=b`).
+                 * @example [
+                 *       "coffee-club-landing"
+                 *     ]
+                 */
+                funnels?: string[];
+                /**
+                 * @description Agents to filter by. The element type is not shown in the source (agent identifiers are
+                 *     expected), nor is the array encoding; several values are sent as repeated parameters
+                 *     (`agents=12&agents=15`).
+                 * @example [
+                 *       "12"
+                 *     ]
+                 */
+                agents?: string[];
+                /**
+                 * @description Card brands to filter by. Several values are sent as repeated parameters (`card_type=visa&card_type=mastercard`).
+                 * @example [
+                 *       "visa",
+                 *       "mastercard"
+                 *     ]
+                 */
+                card_type?: ("visa" | "mastercard" | "american_express" | "diners_club" | "discover" | "jcb" | "maestro" | "dankort")[];
+                /**
+                 * @description Filters by the number of an order of the subscription.
+                 * @example 100187
+                 */
+                order_number?: string;
+                /**
+                 * @description Filters by the customer's email address.
+                 * @example anna.schmidt@example.com
+                 */
+                customer_email?: string;
+                /**
+                 * @description Filters by the customer's phone number.
+                 * @example +49 151 23456789
+                 */
+                customer_phone_number?: string;
+                /**
+                 * @description Filters by cancellation reason. Allowed values are not shown in the source.
+                 * @example too_expensive
+                 */
+                cancel_reason?: string;
+                /**
+                 * @description Earliest next renewal date (YYYY-MM-DD).
+                 * @example 2024-06-01
+                 */
+                next_renewal_date_from?: string;
+                /**
+                 * @description Latest next renewal date (YYYY-MM-DD).
+                 * @example 2024-06-30
+                 */
+                next_renewal_date_to?: string;
+                /**
+                 * @description Earliest cancellation date (YYYY-MM-DD).
+                 * @example 2024-05-01
+                 */
+                cancel_date_from?: string;
+                /**
+                 * @description Latest cancellation date (YYYY-MM-DD).
+                 * @example 2024-05-31
+                 */
+                cancel_date_to?: string;
+                /**
+                 * @description Filters by recovery source. What each value means is not shown in the source.
+                 * @example retries
+                 */
+                recoveries_source?: "email_automation" | "retries" | "account_updater" | "other" | "storefront" | "dashboard";
+                /**
+                 * @description Earliest recovery date (YYYY-MM-DD).
+                 * @example 2024-05-01
+                 */
+                recoveries_date_from?: string;
+                /**
+                 * @description Latest recovery date (YYYY-MM-DD).
+                 * @example 2024-05-31
+                 */
+                recoveries_date_to?: string;
+                /**
+                 * @description Filters by the attribution's `utm_source`.
+                 * @example google
+                 */
+                utm_source?: string;
+                /**
+                 * @description Filters by the attribution's `utm_campaign`.
+                 * @example spring_coffee_2024
+                 */
+                utm_campaign?: string;
+                /**
+                 * @description Filters by the attribution's `utm_term`.
+                 * @example coffee subscription
+                 */
+                utm_term?: string;
+                /**
+                 * @description Filters by the attribution's `utm_content`.
+                 * @example banner_a
+                 */
+                utm_content?: string;
+                /**
+                 * @description Filters by the attribution's `affiliate`.
+                 * @example beanreviews
+                 */
+                affiliate?: string;
+                /**
+                 * @description Filters by the attribution's `subaffiliate1`.
+                 * @example newsletter
+                 */
+                subaffiliate1?: string;
+                /**
+                 * @description Filters by the attribution's `subaffiliate2`.
+                 * @example may-issue
+                 */
+                subaffiliate2?: string;
+                /**
+                 * @description Filters by the attribution's `subaffiliate3`.
+                 * @example header-link
+                 */
+                subaffiliate3?: string;
+                /**
+                 * @description Filters by the attribution's `subaffiliate4`.
+                 * @example de
+                 */
+                subaffiliate4?: string;
+                /**
+                 * @description Filters by the attribution's `subaffiliate5`.
+                 * @example mobile
+                 */
+                subaffiliate5?: string;
+                /**
+                 * @description Only test (`true`) or only live (`false`) subscriptions.
+                 * @example false
+                 */
+                is_test?: boolean;
+                /**
+                 * @description Payment methods to filter by. Several values are sent as repeated parameters (`payment_method=bankcard&payment_method=paypal`).
+                 * @example [
+                 *       "bankcard",
+                 *       "paypal"
+                 *     ]
+                 */
+                payment_method?: ("apple_pay" | "bankcard" | "google_pay" | "klarna" | "link" | "paypal" | "twint")[];
+                /**
+                 * @description Filters by whether the subscription's payment gateway is active.
+                 * @example active
+                 */
+                gateway_status?: "active" | "inactive";
+                /**
+                 * @description Selects the page. Take its value from the `cursor` query value of a page's `next` or `previous` URL.
+                 * @example cD0yMDI0LTA1LTAyKzA5JTNBMTQlM0EyNw
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header: {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
@@ -364,14 +1515,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TODO */
+            /** @description One page of subscriptions. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SubscriptionPage"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -401,14 +1551,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TODO */
+            /** @description The subscription a renewal order was triggered for. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Subscription"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -436,16 +1585,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description Retry options; every field is optional. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionRetryRequest"];
+            };
+        };
         responses: {
-            /** @description TODO */
+            /** @description The subscription a renewal payment retry was triggered for. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Subscription"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -453,7 +1606,13 @@ export interface operations {
     };
     listSubscriptionTransactions: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Selects the page. Take its value from the `cursor` query value of a page's `next` or `previous` URL.
+                 * @example cD0yMDI0LTA1LTAyKzA5JTNBMTQlM0EyNw
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header: {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
@@ -475,14 +1634,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TODO */
+            /** @description One page of the subscription's transactions. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["TransactionPage"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -490,7 +1648,84 @@ export interface operations {
     };
     listFulfillmentOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only fulfillment orders of this order number.
+                 * @example 100234
+                 */
+                order_number?: string;
+                /**
+                 * @description Only fulfillment orders assigned to this location (a string in the source).
+                 * @example 12
+                 */
+                location_id?: string;
+                /**
+                 * @description Only fulfillment orders in one of these states (spec §3). Several values are sent as
+                 *     repeated parameters (`status=open&status=on_hold`); the source does not show the array
+                 *     encoding, this contract uses form style, exploded.
+                 * @example [
+                 *       "open",
+                 *       "on_hold"
+                 *     ]
+                 */
+                status?: ("not_required" | "open" | "processing" | "on_hold" | "incomplete" | "closed" | "canceled")[];
+                /**
+                 * @description Only fulfillment orders whose request status is one of these (spec §3). Several values are
+                 *     sent as repeated parameters (`request_status=pending&request_status=requested`); the source
+                 *     does not show the array encoding, this contract uses form style, exploded.
+                 * @example [
+                 *       "requested"
+                 *     ]
+                 */
+                request_status?: ("pending" | "requested" | "accepted" | "rejected" | "cancel_requested" | "cancel_accepted" | "cancel_rejected" | "closed")[];
+                /**
+                 * @description Only the fulfillment order with this identifier (a string in the source).
+                 * @example 48213
+                 */
+                fulfillment_order_id?: string;
+                /**
+                 * @description Only fulfillment orders with one of these shipping methods. The element type is not shown
+                 *     in the source; strings are assumed. Several values are sent as repeated parameters
+                 *     (`shipping_method=a&shipping_method=b`).
+                 * @example [
+                 *       "dhl_standard"
+                 *     ]
+                 */
+                shipping_method?: string[];
+                /**
+                 * @description Only fulfillment orders created on or after this date (`YYYY-MM-DD`).
+                 * @example 2024-05-01
+                 */
+                date_created_from?: string;
+                /**
+                 * @description Only fulfillment orders created on or before this date (`YYYY-MM-DD`).
+                 * @example 2024-05-31
+                 */
+                date_created_to?: string;
+                /**
+                 * @description Only fulfillment orders containing one of these products. The element type is not shown in
+                 *     the source; strings are assumed. Several values are sent as repeated parameters
+                 *     (`product=a&product=b`).
+                 * @example [
+                 *       "5521"
+                 *     ]
+                 */
+                product?: string[];
+                /**
+                 * @description Only fulfillment orders containing one of these SKUs. The element type is not shown in the
+                 *     source; strings are assumed. Several values are sent as repeated parameters
+                 *     (`sku=a&sku=b`).
+                 * @example [
+                 *       "LIN-SHIRT-M-WHT"
+                 *     ]
+                 */
+                sku?: string[];
+                /**
+                 * @description Selects the page. Take its value from the `cursor` query value of a page's `next` or `previous` URL.
+                 * @example cD0yMDI0LTA1LTAyKzA5JTNBMTQlM0EyNw
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header: {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
@@ -506,14 +1741,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TODO */
+            /** @description A page of fulfillment orders (status code not shown in the source). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FulfillmentOrderPage"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -541,16 +1775,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FulfillmentOrderMoveRequest"];
+            };
+        };
         responses: {
-            /** @description TODO */
+            /** @description The original and the moved fulfillment order (status code not shown in the source). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FulfillmentOrderMoveResult"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -578,16 +1815,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["FulfillmentRequestCreate"];
+            };
+        };
         responses: {
-            /** @description TODO */
+            /** @description The original, requested and unrequested fulfillment orders (status code not shown in the source). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FulfillmentRequestResult"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -615,16 +1855,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancellationRequestAcceptRequest"];
+            };
+        };
         responses: {
-            /** @description TODO */
+            /** @description The fulfillment order after the acceptance (status code not shown in the source). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FulfillmentOrder"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -632,7 +1875,33 @@ export interface operations {
     };
     listAssignedFulfillmentOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only fulfillment orders assigned to this location (a string in the source).
+                 * @example 31
+                 */
+                location_id?: string;
+                /**
+                 * @description Only fulfillment orders in this assignment state (spec §3); one value. Its transitions are not shown in the source.
+                 * @example fulfillment_requested
+                 */
+                assignment_status?: "fulfillment_unrequested" | "fulfillment_requested" | "fulfillment_accepted" | "cancellation_requested";
+                /**
+                 * @description Only fulfillment orders created on or after this date (`YYYY-MM-DD`).
+                 * @example 2024-05-01
+                 */
+                date_created_from?: string;
+                /**
+                 * @description Only fulfillment orders created on or before this date (`YYYY-MM-DD`).
+                 * @example 2024-05-31
+                 */
+                date_created_to?: string;
+                /**
+                 * @description Selects the page. Take its value from the `cursor` query value of a page's `next` or `previous` URL.
+                 * @example cD0yMDI0LTA1LTAyKzA5JTNBMTQlM0EyNw
+                 */
+                cursor?: components["parameters"]["Cursor"];
+            };
             header: {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
@@ -648,14 +1917,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TODO */
+            /** @description A page of assigned fulfillment orders (status code not shown in the source). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["FulfillmentOrderPage"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -683,16 +1951,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketUpdateRequest"];
+            };
+        };
         responses: {
-            /** @description TODO */
+            /** @description The updated ticket. (The success status code is not shown in the source; 200 is assumed.) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -720,16 +1991,19 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderAddLineItemsRequest"];
+            };
+        };
         responses: {
-            /** @description TODO */
+            /** @description The order with the added lines (status code not shown in the source). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -787,19 +2061,86 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StorefrontPageUpdateRequest"];
+            };
+        };
         responses: {
-            /** @description TODO */
+            /** @description The updated page. (The success status code is not shown in the source; 200 is assumed.) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["StorefrontPage"];
                 };
             };
             401: components["responses"]["Unauthorized"];
         };
     };
 }
+
+// Named aliases of the schemas of version 2024-04-01.
+export type Url = components['schemas']['Url'];
+export type Page = components['schemas']['Page'];
+export type Id = components['schemas']['Id'];
+export type Agent = components['schemas']['Agent'];
+export type FreeFormObject = components['schemas']['FreeFormObject'];
+export type Attribution = components['schemas']['Attribution'];
+export type BillingAddress = components['schemas']['BillingAddress'];
+export type Currency = components['schemas']['Currency'];
+export type Timestamp = components['schemas']['Timestamp'];
+export type Quantity = components['schemas']['Quantity'];
+export type DecimalString = components['schemas']['DecimalString'];
+export type SubscriptionLine = components['schemas']['SubscriptionLine'];
+export type SubscriptionOrderRef = components['schemas']['SubscriptionOrderRef'];
+export type ShippingAddress = components['schemas']['ShippingAddress'];
+export type User = components['schemas']['User'];
+export type Subscription = components['schemas']['Subscription'];
+export type SubscriptionPage = components['schemas']['SubscriptionPage'];
+export type AnyValue = components['schemas']['AnyValue'];
+export type SubscriptionRetryRequest = components['schemas']['SubscriptionRetryRequest'];
+export type PaymentDetails = components['schemas']['PaymentDetails'];
+export type AmountReportValues = components['schemas']['AmountReportValues'];
+export type SubscriptionRef = components['schemas']['SubscriptionRef'];
+export type Transaction = components['schemas']['Transaction'];
+export type TransactionPage = components['schemas']['TransactionPage'];
+export type LocationAddress = components['schemas']['LocationAddress'];
+export type StockLocation = components['schemas']['StockLocation'];
+export type FulfillmentHold = components['schemas']['FulfillmentHold'];
+export type TaxLine = components['schemas']['TaxLine'];
+export type FulfillmentOrderLineItem = components['schemas']['FulfillmentOrderLineItem'];
+export type MerchantRequest = components['schemas']['MerchantRequest'];
+export type FulfillmentShippingMethod = components['schemas']['FulfillmentShippingMethod'];
+export type FulfillmentOrder = components['schemas']['FulfillmentOrder'];
+export type FulfillmentOrderPage = components['schemas']['FulfillmentOrderPage'];
+export type FulfillmentOrderMoveRequest = components['schemas']['FulfillmentOrderMoveRequest'];
+export type FulfillmentOrderMoveResult = components['schemas']['FulfillmentOrderMoveResult'];
+export type FulfillmentRequestCreate = components['schemas']['FulfillmentRequestCreate'];
+export type FulfillmentRequestResult = components['schemas']['FulfillmentRequestResult'];
+export type CancellationRequestAcceptRequest = components['schemas']['CancellationRequestAcceptRequest'];
+export type TicketUpdateRequest = components['schemas']['TicketUpdateRequest'];
+export type TicketAttachment = components['schemas']['TicketAttachment'];
+export type TicketComment = components['schemas']['TicketComment'];
+export type Ticket = components['schemas']['Ticket'];
+export type OrderAddLineItemsRequest = components['schemas']['OrderAddLineItemsRequest'];
+export type OrderFulfillmentInOrderLineItem = components['schemas']['OrderFulfillmentInOrderLineItem'];
+export type OrderFulfillmentInOrder = components['schemas']['OrderFulfillmentInOrder'];
+export type OrderLineReportValues = components['schemas']['OrderLineReportValues'];
+export type OrderLine = components['schemas']['OrderLine'];
+export type OfferDiscount = components['schemas']['OfferDiscount'];
+export type RefundAdjustment = components['schemas']['RefundAdjustment'];
+export type RefundLineItem = components['schemas']['RefundLineItem'];
+export type TransactionCompact = components['schemas']['TransactionCompact'];
+export type Refund = components['schemas']['Refund'];
+export type OrderReportValues = components['schemas']['OrderReportValues'];
+export type OrderTaxLine = components['schemas']['OrderTaxLine'];
+export type VoucherDiscount = components['schemas']['VoucherDiscount'];
+export type Order = components['schemas']['Order'];
+export type CodeLabel = components['schemas']['CodeLabel'];
+export type StoreContactAddress = components['schemas']['StoreContactAddress'];
+export type StorePayments = components['schemas']['StorePayments'];
+export type Store = components['schemas']['Store'];
+export type StorefrontPageUpdateRequest = components['schemas']['StorefrontPageUpdateRequest'];
+export type StorefrontPage = components['schemas']['StorefrontPage'];

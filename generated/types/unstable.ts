@@ -8,8 +8,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * TODO
-         * @description TODO
+         * Retrieve a ticket
+         * @description Returns one customer support ticket with its comments and their attachments.
          */
         get: operations["getTicket"];
         put?: never;
@@ -23,7 +23,88 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /**
+         * Format: uri
+         * @description An absolute URL.
+         * @example https://shop.example.com/products/linen-shirt/
+         */
+        Url: string | null;
+        /**
+         * @description Identifier (integer). Nullable under the contract's nullability policy.
+         * @example 1042
+         */
+        Id: number | null;
+        /** @description A file attached to a ticket comment. */
+        TicketAttachment: {
+            /** @description URL of the attached file. */
+            file: components["schemas"]["Url"];
+            /** @description Original name of the attached file. */
+            file_name: string | null;
+            id: components["schemas"]["Id"];
+        };
+        /**
+         * Format: date-time
+         * @description ISO 8601 date-time.
+         * @example 2024-05-02T09:14:27Z
+         */
+        Timestamp: string | null;
+        /** @description A comment on a support ticket, public (visible to the customer) or internal. */
+        TicketComment: {
+            /** @description Files attached to the comment. */
+            attachments: components["schemas"]["TicketAttachment"][] | null;
+            /** @description Identifier of the author of the comment. */
+            author: number | null;
+            /** @description Text of the comment. */
+            body: string | null;
+            /** @description When the comment was written. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Email address the comment was sent from. */
+            from_email: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Whether the comment is public (visible to the requester) rather than an internal note. */
+            is_public: boolean | null;
+        };
+        /** @description A customer support ticket with its comments. */
+        Ticket: {
+            /** @description Identifier of the agent the ticket is assigned to. */
+            assignee: number | null;
+            /**
+             * @description Channel the ticket came in through. Known value `customer_account`; the other allowed values are not shown in the source.
+             * @example customer_account
+             */
+            channel: string | null;
+            /** @description The comments on the ticket, public and internal. */
+            comments: components["schemas"]["TicketComment"][] | null;
+            /** @description When the ticket was created. */
+            created_at: components["schemas"]["Timestamp"];
+            /** @description Email address of the contact who opened the ticket. */
+            from_email: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Number of the order the ticket is about. */
+            order: string | null;
+            /**
+             * @description Priority of the ticket (the values the ticket update operation accepts).
+             * @enum {string|null}
+             */
+            priority: "high" | "medium" | "low" | null;
+            /** @description Identifiers of the products the ticket is about. */
+            products: number[] | null;
+            /** @description Identifier of the customer who requested support. */
+            requester: number | null;
+            /**
+             * @description State of the ticket (spec §3). Transitions are not shown in the source; the status can be set directly through the ticket update operation.
+             * @enum {string|null}
+             */
+            status: "new" | "open" | "pending" | "solved" | "closed" | null;
+            subject: string | null;
+            tags: string[] | null;
+            /** @description Identifier of the ticket type. */
+            ticket_type: number | null;
+            /** @description When the ticket was last updated. */
+            updated_at: components["schemas"]["Timestamp"];
+        };
+    };
     responses: {
         /** @description The bearer token is missing or invalid. The error body is not shown in the source. */
         Unauthorized: {
@@ -80,17 +161,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description TODO */
+            /** @description The ticket. (The success status code is not shown in the source; 200 is assumed.) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {} */
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["Ticket"];
                 };
             };
             401: components["responses"]["Unauthorized"];
         };
     };
 }
+
+// Named aliases of the schemas of version unstable.
+export type Url = components['schemas']['Url'];
+export type Id = components['schemas']['Id'];
+export type TicketAttachment = components['schemas']['TicketAttachment'];
+export type Timestamp = components['schemas']['Timestamp'];
+export type TicketComment = components['schemas']['TicketComment'];
+export type Ticket = components['schemas']['Ticket'];

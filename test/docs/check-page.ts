@@ -1,0 +1,213 @@
+/**
+ * Opens a rendered docs page in headless Chromium and lists what a reader would miss: an
+ * operation that is not shown, a scope that is not in its Security panel, an example that is not in
+ * its sample panels, an external resource the page needs (it must work offline). Shared by the
+ * docs test and its negative control (a doctored bundle the checker must flag).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { deref, type Json } from '../helpers/bundles.ts';
+
+/** Debian's chromium (TOOLCHAIN.md: no browser download works here); CHROMIUM_PATH overrides. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A headless Chromium with a fresh profile, flags per TOOLCHAIN.md (playwright adds --headless). */
+export async function launchBrowser(): Promise<Browser> {
+  const profile = await mkdtemp(join(tmpdir(), 'docs-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ExpectedOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  scopes: readonly string[];
+  /** The example shown first in the response sample panel (first 2xx response), if any. */
+  responseExample?: Json;
+  /** The example shown first in the request payload panel, if the operation takes a body. */
+  requestExample?: Json;
+}
+
+/** The first example of a media type: `example`, else the first of `examples` (resolved). */
+function firstExample(bundle: Json, mediaType: Json): Json {
+  if (!mediaType) return undefined;
+  if (mediaType.example !== undefined) return mediaType.example;
+  const first = Object.values<Json>(mediaType.examples ?? {})[0];
+  return first === undefined ? undefined : deref(bundle, first).value;
+}
+
+/** The examples the page must show for one operation of the bundle (undefined if it is not there). */
+export function examplesOf(bundle: Json, operationId: string): Pick<ExpectedOperation, 'responseExample' | 'requestExample'> {
+  for (const item of Object.values<Json>(bundle.paths ?? {})) {
+    for (const operation of Object.values<Json>(deref(bundle, item))) {
+      if (operation?.operationId !== operationId) continue;
+      const [, response] = Object.entries<Json>(operation.responses ?? {}).find(([code]) => /^2/.test(code)) ?? [];
+      const body = deref(bundle, operation.requestBody);
+      return {
+        responseExample: firstExample(bundle, deref(bundle, response)?.content?.['application/json']),
+        requestExample: firstExample(bundle, body?.content?.['application/json']),
+      };
+    }
+  }
+  return {};
+}
+
+const isPrimitive = (value: unknown): boolean => value === null || typeof value !== 'object';
+
+/**
+ * Text fragments an example must put in its sample panel, as Redoc prints JSON (`"key": value`),
+ * taken where Redoc does not fold (top-level keys, or the first item's keys of a top-level array).
+ * Values are preferred to keys: a sample Redoc generates from the schema has the keys too.
+ */
+export function probesOf(example: Json): string[] {
+  const target = Array.isArray(example) && example.length > 0 && !isPrimitive(example[0]) ? example[0] : example;
+  if (isPrimitive(target)) return [JSON.stringify(target)];
+  const entries = Object.entries<Json>(target);
+  if (entries.length === 0) return [Array.isArray(target) ? '[]' : '{}'];
+  const values = entries
+    .filter(([, v]) => isPrimitive(v) && v !== null)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  return (values.length > 0 ? values : entries.map(([k]) => `${JSON.stringify(k)}:`)).slice(0, 3);
+}
+
+const squash = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+interface ShownOperation {
+  id: string;
+  endpoint: string;
+  security: string;
+  response: string;
+  request: string;
+}
+
+/**
+ * Reads every operation section of the current tag page. (No named functions inside: tsx/esbuild
+ * would wrap them in a `__name` helper that does not exist in the page.)
+ */
+const readOperations = (page: Page): Promise<ShownOperation[]> =>
+  page.$$eval('[data-item-kind="httpItem"]', (items) =>
+    items.map((item) => {
+      const panels = [...item.querySelectorAll<HTMLElement>('[data-component-name="Panel/Panel"]')];
+      const right = [
+        ...item.querySelectorAll<HTMLElement>('[data-testid="right-panel"] [data-component-name="Panel/Panel"]'),
+      ];
+      const response = right.find((p) => p.innerText.trim().startsWith('Response'));
+      const request = right.find((p) =>
+        /Payload/.test(p.querySelector<HTMLElement>('[data-component-name="Panel/PanelHeader"]')?.innerText ?? ''),
+      );
+      return {
+        id: item.id,
+        endpoint:
+          item.querySelector<HTMLElement>('[data-testid="right-panel"] [data-testid="dropdown"] button')?.innerText ?? '',
+        security: panels.find((p) => p.innerText.trim().startsWith('Security'))?.innerText ?? '',
+        response: response?.querySelector<HTMLElement>('pre')?.innerText ?? '',
+        request: request?.querySelector<HTMLElement>('pre')?.innerText ?? '',
+      };
+    }),
+  );
+
+export interface PageReport {
+  problems: string[];
+  /** External URLs the page tried to load (all were blocked). */
+  external: string[];
+}
+
+/**
+ * Opens `url` with every non-file request blocked, visits each tag page from the sidebar and
+ * checks each expected operation. `tags` are the tag names of the bundle.
+ */
+export async function checkDocsPage(
+  browser: Browser,
+  url: string,
+  tags: readonly string[],
+  expected: readonly ExpectedOperation[],
+  screenshot?: string,
+): Promise<PageReport> {
+  const problems: string[] = [];
+  const external: string[] = [];
+  const page = await browser.context.newPage();
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  await page.route('**/*', (route) => {
+    const request = route.request();
+    if (/^(file|data|blob):/.test(request.url())) return route.continue();
+    external.push(request.url());
+    // A decorative image (Redocly's footer logo) may fail; anything else would break offline use.
+    if (request.resourceType() !== 'image') problems.push(`needs the network: ${request.resourceType()} ${request.url()}`);
+    return route.abort();
+  });
+  try {
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForSelector('[data-item-kind]', { timeout: 15_000 }).catch(() => undefined);
+    const shown = new Map<string, ShownOperation>();
+    for (const tag of tags) {
+      const link = page.locator('a', { hasText: new RegExp(`^\\s*${tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) });
+      if ((await link.count()) === 0) {
+        problems.push(`tag "${tag}" is not in the sidebar`);
+        continue;
+      }
+      const href = (await link.first().getAttribute('href')) ?? '';
+      await link.first().click();
+      const slug = href.replace(/^[#/]+/, '');
+      await page
+        .waitForSelector(`[data-item-kind="httpItem"][id^="${slug}/"]`, { timeout: 10_000 })
+        .catch(() => problems.push(`tag "${tag}" shows no operation`));
+      for (const operation of await readOperations(page)) shown.set(operation.id, operation);
+      if (screenshot && tag === tags[0]) await page.screenshot({ path: screenshot });
+    }
+    for (const want of expected) {
+      const name = `${want.operationId} (${want.method.toUpperCase()} ${want.path})`;
+      const suffix = `/${want.operationId.toLowerCase()}`;
+      const got = [...shown.values()].find((op) => op.id.endsWith(suffix) && op.id.split('/').length === 2);
+      if (!got) {
+        problems.push(`${name}: not shown`);
+        continue;
+      }
+      if (!squash(got.endpoint).includes(`${want.method.toUpperCase()} ${want.path}`)) {
+        problems.push(`${name}: endpoint shown as "${squash(got.endpoint)}"`);
+      }
+      for (const scope of want.scopes) {
+        if (!got.security.includes(scope)) problems.push(`${name}: scope ${scope} not in its Security panel`);
+      }
+      if (want.responseExample === undefined) problems.push(`${name}: the bundle has no 2xx response example`);
+      const samples: [string, Json, string][] = [
+        ['response', want.responseExample, got.response],
+        ['request', want.requestExample, got.request],
+      ];
+      for (const [where, example, panel] of samples) {
+        if (example === undefined) continue;
+        const missing = probesOf(example).filter((probe) => !squash(panel).includes(probe));
+        if (missing.length > 0) {
+          problems.push(`${name}: ${where} example not shown (missing ${missing.join(', ')}; panel: "${squash(panel).slice(0, 80)}")`);
+        }
+      }
+    }
+  } finally {
+    await page.close();
+  }
+  return { problems, external };
+}
