@@ -714,6 +714,208 @@ export interface components {
          */
         "ApiVersion-2023-02-10": "2023-02-10";
         /**
+         * @description Free-text search over subscriptions. Which fields it searches is not shown in the source.
+         * @example schmidt
+         */
+        "SubscriptionFilter-search_text": string;
+        /**
+         * @description Filters by address text. Which address fields it matches is not shown in the source.
+         * @example Kastanienallee
+         */
+        "SubscriptionFilter-address": string;
+        /**
+         * @description Start of the generic date range (YYYY-MM-DD). Which date it applies to is not shown in the source.
+         * @example 2024-04-01
+         */
+        "SubscriptionFilter-date_from": string;
+        /**
+         * @description End of the generic date range (YYYY-MM-DD). Which date it applies to is not shown in the source.
+         * @example 2024-04-30
+         */
+        "SubscriptionFilter-date_to": string;
+        /**
+         * @description Subscription states to include. Several values are sent as repeated parameters (`status=active&status=paused`).
+         * @example [
+         *       "active",
+         *       "paused"
+         *     ]
+         */
+        "SubscriptionFilter-status": ("active" | "past_due" | "canceled" | "retrying" | "paused")[];
+        /**
+         * @description Products to filter by. The element type is not shown in the source (product identifiers are
+         *     expected), nor is the array encoding; several values are sent as repeated parameters
+         *     (`product=512&product=618`).
+         * @example [
+         *       "512"
+         *     ]
+         */
+        "SubscriptionFilter-product": string[];
+        /**
+         * @description SKUs to filter by. The element type is not shown in the source, nor is the array encoding;
+         *     several values are sent as repeated parameters (`sku=COF-HB-1000&sku=COF-DC-500`).
+         * @example [
+         *       "COF-HB-1000"
+         *     ]
+         */
+        "SubscriptionFilter-sku": string[];
+        /**
+         * @description Payment gateways to filter by. The element type is not shown in the source (gateway
+         *     identifiers are expected), nor is the array encoding; several values are sent as repeated
+         *     parameters (`gateway=7&gateway=9`).
+         * @example [
+         *       "7"
+         *     ]
+         */
+        "SubscriptionFilter-gateway": string[];
+        /**
+         * @description Funnels to filter by. The element type is not shown in the source, nor is the array
+         *     encoding; several values are sent as repeated parameters (`funnels=a&funnels=b`).
+         * @example [
+         *       "coffee-club-landing"
+         *     ]
+         */
+        "SubscriptionFilter-funnels": string[];
+        /**
+         * @description Agents to filter by. The element type is not shown in the source (agent identifiers are
+         *     expected), nor is the array encoding; several values are sent as repeated parameters
+         *     (`agents=12&agents=15`).
+         * @example [
+         *       "12"
+         *     ]
+         */
+        "SubscriptionFilter-agents": string[];
+        /**
+         * @description Card brands to filter by. Several values are sent as repeated parameters (`card_type=visa&card_type=mastercard`).
+         * @example [
+         *       "visa",
+         *       "mastercard"
+         *     ]
+         */
+        "SubscriptionFilter-card_type": ("visa" | "mastercard" | "american_express" | "diners_club" | "discover" | "jcb" | "maestro" | "dankort")[];
+        /**
+         * @description Filters by the number of an order of the subscription.
+         * @example 100187
+         */
+        "SubscriptionFilter-order_number": string;
+        /**
+         * @description Filters by the customer's email address.
+         * @example anna.schmidt@example.com
+         */
+        "SubscriptionFilter-customer_email": string;
+        /**
+         * @description Filters by the customer's phone number.
+         * @example +49 151 23456789
+         */
+        "SubscriptionFilter-customer_phone_number": string;
+        /**
+         * @description Filters by cancellation reason. Allowed values are not shown in the source.
+         * @example too_expensive
+         */
+        "SubscriptionFilter-cancel_reason": string;
+        /**
+         * @description Earliest next renewal date (YYYY-MM-DD).
+         * @example 2024-06-01
+         */
+        "SubscriptionFilter-next_renewal_date_from": string;
+        /**
+         * @description Latest next renewal date (YYYY-MM-DD).
+         * @example 2024-06-30
+         */
+        "SubscriptionFilter-next_renewal_date_to": string;
+        /**
+         * @description Earliest cancellation date (YYYY-MM-DD).
+         * @example 2024-05-01
+         */
+        "SubscriptionFilter-cancel_date_from": string;
+        /**
+         * @description Latest cancellation date (YYYY-MM-DD).
+         * @example 2024-05-31
+         */
+        "SubscriptionFilter-cancel_date_to": string;
+        /**
+         * @description Filters by recovery source. What each value means is not shown in the source.
+         * @example retries
+         */
+        "SubscriptionFilter-recoveries_source": "email_automation" | "retries" | "account_updater" | "other" | "storefront" | "dashboard";
+        /**
+         * @description Earliest recovery date (YYYY-MM-DD).
+         * @example 2024-05-01
+         */
+        "SubscriptionFilter-recoveries_date_from": string;
+        /**
+         * @description Latest recovery date (YYYY-MM-DD).
+         * @example 2024-05-31
+         */
+        "SubscriptionFilter-recoveries_date_to": string;
+        /**
+         * @description Filters by the attribution's `utm_source`.
+         * @example google
+         */
+        "SubscriptionFilter-utm_source": string;
+        /**
+         * @description Filters by the attribution's `utm_campaign`.
+         * @example spring_coffee_2024
+         */
+        "SubscriptionFilter-utm_campaign": string;
+        /**
+         * @description Filters by the attribution's `utm_term`.
+         * @example coffee subscription
+         */
+        "SubscriptionFilter-utm_term": string;
+        /**
+         * @description Filters by the attribution's `utm_content`.
+         * @example banner_a
+         */
+        "SubscriptionFilter-utm_content": string;
+        /**
+         * @description Filters by the attribution's `affiliate`.
+         * @example beanreviews
+         */
+        "SubscriptionFilter-affiliate": string;
+        /**
+         * @description Filters by the attribution's `subaffiliate1`.
+         * @example newsletter
+         */
+        "SubscriptionFilter-subaffiliate1": string;
+        /**
+         * @description Filters by the attribution's `subaffiliate2`.
+         * @example may-issue
+         */
+        "SubscriptionFilter-subaffiliate2": string;
+        /**
+         * @description Filters by the attribution's `subaffiliate3`.
+         * @example header-link
+         */
+        "SubscriptionFilter-subaffiliate3": string;
+        /**
+         * @description Filters by the attribution's `subaffiliate4`.
+         * @example de
+         */
+        "SubscriptionFilter-subaffiliate4": string;
+        /**
+         * @description Filters by the attribution's `subaffiliate5`.
+         * @example mobile
+         */
+        "SubscriptionFilter-subaffiliate5": string;
+        /**
+         * @description Only test (`true`) or only live (`false`) subscriptions.
+         * @example false
+         */
+        "SubscriptionFilter-is_test": boolean;
+        /**
+         * @description Payment methods to filter by. Several values are sent as repeated parameters (`payment_method=bankcard&payment_method=paypal`).
+         * @example [
+         *       "bankcard",
+         *       "paypal"
+         *     ]
+         */
+        "SubscriptionFilter-payment_method": ("apple_pay" | "bankcard" | "google_pay" | "klarna" | "link" | "paypal" | "twint")[];
+        /**
+         * @description Filters by whether the subscription's payment gateway is active.
+         * @example active
+         */
+        "SubscriptionFilter-gateway_status": "active" | "inactive";
+        /**
          * @description Selects the page. Take its value from the `cursor` query value of a page's `next` or `previous` URL.
          * @example cD0yMDI0LTA1LTAyKzA5JTNBMTQlM0EyNw
          */
@@ -742,22 +944,22 @@ export interface operations {
                  * @description Free-text search over subscriptions. Which fields it searches is not shown in the source.
                  * @example schmidt
                  */
-                search_text?: string;
+                search_text?: components["parameters"]["SubscriptionFilter-search_text"];
                 /**
                  * @description Filters by address text. Which address fields it matches is not shown in the source.
                  * @example Kastanienallee
                  */
-                address?: string;
+                address?: components["parameters"]["SubscriptionFilter-address"];
                 /**
                  * @description Start of the generic date range (YYYY-MM-DD). Which date it applies to is not shown in the source.
                  * @example 2024-04-01
                  */
-                date_from?: string;
+                date_from?: components["parameters"]["SubscriptionFilter-date_from"];
                 /**
                  * @description End of the generic date range (YYYY-MM-DD). Which date it applies to is not shown in the source.
                  * @example 2024-04-30
                  */
-                date_to?: string;
+                date_to?: components["parameters"]["SubscriptionFilter-date_to"];
                 /**
                  * @description Subscription states to include. Several values are sent as repeated parameters (`status=active&status=paused`).
                  * @example [
@@ -765,7 +967,7 @@ export interface operations {
                  *       "paused"
                  *     ]
                  */
-                status?: ("active" | "past_due" | "canceled" | "retrying" | "paused")[];
+                status?: components["parameters"]["SubscriptionFilter-status"];
                 /**
                  * @description Products to filter by. The element type is not shown in the source (product identifiers are
                  *     expected), nor is the array encoding; several values are sent as repeated parameters
@@ -774,7 +976,7 @@ export interface operations {
                  *       "512"
                  *     ]
                  */
-                product?: string[];
+                product?: components["parameters"]["SubscriptionFilter-product"];
                 /**
                  * @description SKUs to filter by. The element type is not shown in the source, nor is the array encoding;
                  *     several values are sent as repeated parameters (`sku=COF-HB-1000&sku=COF-DC-500`).
@@ -782,7 +984,7 @@ export interface operations {
                  *       "COF-HB-1000"
                  *     ]
                  */
-                sku?: string[];
+                sku?: components["parameters"]["SubscriptionFilter-sku"];
                 /**
                  * @description Payment gateways to filter by. The element type is not shown in the source (gateway
                  *     identifiers are expected), nor is the array encoding; several values are sent as repeated
@@ -791,7 +993,7 @@ export interface operations {
                  *       "7"
                  *     ]
                  */
-                gateway?: string[];
+                gateway?: components["parameters"]["SubscriptionFilter-gateway"];
                 /**
                  * @description Funnels to filter by. The element type is not shown in the source, nor is the array
                  *     encoding; several values are sent as repeated parameters (`funnels=a&funnels=b`).
@@ -799,7 +1001,7 @@ export interface operations {
                  *       "coffee-club-landing"
                  *     ]
                  */
-                funnels?: string[];
+                funnels?: components["parameters"]["SubscriptionFilter-funnels"];
                 /**
                  * @description Agents to filter by. The element type is not shown in the source (agent identifiers are
                  *     expected), nor is the array encoding; several values are sent as repeated parameters
@@ -808,7 +1010,7 @@ export interface operations {
                  *       "12"
                  *     ]
                  */
-                agents?: string[];
+                agents?: components["parameters"]["SubscriptionFilter-agents"];
                 /**
                  * @description Card brands to filter by. Several values are sent as repeated parameters (`card_type=visa&card_type=mastercard`).
                  * @example [
@@ -816,117 +1018,117 @@ export interface operations {
                  *       "mastercard"
                  *     ]
                  */
-                card_type?: ("visa" | "mastercard" | "american_express" | "diners_club" | "discover" | "jcb" | "maestro" | "dankort")[];
+                card_type?: components["parameters"]["SubscriptionFilter-card_type"];
                 /**
                  * @description Filters by the number of an order of the subscription.
                  * @example 100187
                  */
-                order_number?: string;
+                order_number?: components["parameters"]["SubscriptionFilter-order_number"];
                 /**
                  * @description Filters by the customer's email address.
                  * @example anna.schmidt@example.com
                  */
-                customer_email?: string;
+                customer_email?: components["parameters"]["SubscriptionFilter-customer_email"];
                 /**
                  * @description Filters by the customer's phone number.
                  * @example +49 151 23456789
                  */
-                customer_phone_number?: string;
+                customer_phone_number?: components["parameters"]["SubscriptionFilter-customer_phone_number"];
                 /**
                  * @description Filters by cancellation reason. Allowed values are not shown in the source.
                  * @example too_expensive
                  */
-                cancel_reason?: string;
+                cancel_reason?: components["parameters"]["SubscriptionFilter-cancel_reason"];
                 /**
                  * @description Earliest next renewal date (YYYY-MM-DD).
                  * @example 2024-06-01
                  */
-                next_renewal_date_from?: string;
+                next_renewal_date_from?: components["parameters"]["SubscriptionFilter-next_renewal_date_from"];
                 /**
                  * @description Latest next renewal date (YYYY-MM-DD).
                  * @example 2024-06-30
                  */
-                next_renewal_date_to?: string;
+                next_renewal_date_to?: components["parameters"]["SubscriptionFilter-next_renewal_date_to"];
                 /**
                  * @description Earliest cancellation date (YYYY-MM-DD).
                  * @example 2024-05-01
                  */
-                cancel_date_from?: string;
+                cancel_date_from?: components["parameters"]["SubscriptionFilter-cancel_date_from"];
                 /**
                  * @description Latest cancellation date (YYYY-MM-DD).
                  * @example 2024-05-31
                  */
-                cancel_date_to?: string;
+                cancel_date_to?: components["parameters"]["SubscriptionFilter-cancel_date_to"];
                 /**
                  * @description Filters by recovery source. What each value means is not shown in the source.
                  * @example retries
                  */
-                recoveries_source?: "email_automation" | "retries" | "account_updater" | "other" | "storefront" | "dashboard";
+                recoveries_source?: components["parameters"]["SubscriptionFilter-recoveries_source"];
                 /**
                  * @description Earliest recovery date (YYYY-MM-DD).
                  * @example 2024-05-01
                  */
-                recoveries_date_from?: string;
+                recoveries_date_from?: components["parameters"]["SubscriptionFilter-recoveries_date_from"];
                 /**
                  * @description Latest recovery date (YYYY-MM-DD).
                  * @example 2024-05-31
                  */
-                recoveries_date_to?: string;
+                recoveries_date_to?: components["parameters"]["SubscriptionFilter-recoveries_date_to"];
                 /**
                  * @description Filters by the attribution's `utm_source`.
                  * @example google
                  */
-                utm_source?: string;
+                utm_source?: components["parameters"]["SubscriptionFilter-utm_source"];
                 /**
                  * @description Filters by the attribution's `utm_campaign`.
                  * @example spring_coffee_2024
                  */
-                utm_campaign?: string;
+                utm_campaign?: components["parameters"]["SubscriptionFilter-utm_campaign"];
                 /**
                  * @description Filters by the attribution's `utm_term`.
                  * @example coffee subscription
                  */
-                utm_term?: string;
+                utm_term?: components["parameters"]["SubscriptionFilter-utm_term"];
                 /**
                  * @description Filters by the attribution's `utm_content`.
                  * @example banner_a
                  */
-                utm_content?: string;
+                utm_content?: components["parameters"]["SubscriptionFilter-utm_content"];
                 /**
                  * @description Filters by the attribution's `affiliate`.
                  * @example beanreviews
                  */
-                affiliate?: string;
+                affiliate?: components["parameters"]["SubscriptionFilter-affiliate"];
                 /**
                  * @description Filters by the attribution's `subaffiliate1`.
                  * @example newsletter
                  */
-                subaffiliate1?: string;
+                subaffiliate1?: components["parameters"]["SubscriptionFilter-subaffiliate1"];
                 /**
                  * @description Filters by the attribution's `subaffiliate2`.
                  * @example may-issue
                  */
-                subaffiliate2?: string;
+                subaffiliate2?: components["parameters"]["SubscriptionFilter-subaffiliate2"];
                 /**
                  * @description Filters by the attribution's `subaffiliate3`.
                  * @example header-link
                  */
-                subaffiliate3?: string;
+                subaffiliate3?: components["parameters"]["SubscriptionFilter-subaffiliate3"];
                 /**
                  * @description Filters by the attribution's `subaffiliate4`.
                  * @example de
                  */
-                subaffiliate4?: string;
+                subaffiliate4?: components["parameters"]["SubscriptionFilter-subaffiliate4"];
                 /**
                  * @description Filters by the attribution's `subaffiliate5`.
                  * @example mobile
                  */
-                subaffiliate5?: string;
+                subaffiliate5?: components["parameters"]["SubscriptionFilter-subaffiliate5"];
                 /**
                  * @description Only test (`true`) or only live (`false`) subscriptions.
                  * @example false
                  */
-                is_test?: boolean;
+                is_test?: components["parameters"]["SubscriptionFilter-is_test"];
                 /**
                  * @description Payment methods to filter by. Several values are sent as repeated parameters (`payment_method=bankcard&payment_method=paypal`).
                  * @example [
@@ -934,12 +1136,12 @@ export interface operations {
                  *       "paypal"
                  *     ]
                  */
-                payment_method?: ("apple_pay" | "bankcard" | "google_pay" | "klarna" | "link" | "paypal" | "twint")[];
+                payment_method?: components["parameters"]["SubscriptionFilter-payment_method"];
                 /**
                  * @description Filters by whether the subscription's payment gateway is active.
                  * @example active
                  */
-                gateway_status?: "active" | "inactive";
+                gateway_status?: components["parameters"]["SubscriptionFilter-gateway_status"];
                 /**
                  * @description Selects the page. Take its value from the `cursor` query value of a page's `next` or `previous` URL.
                  * @example cD0yMDI0LTA1LTAyKzA5JTNBMTQlM0EyNw
