@@ -4,14 +4,15 @@
  *   1. Redocly bundles each API version into generated/openapi/<version>.yaml
  *   2. the same bundle is written as generated/openapi/<version>.json
  *   3. openapi-typescript turns each bundle into generated/types/<version>.ts
+ *   4. generated/types/index.ts lists the versions and which of them serves each operation
  * Usage: tsx scripts/build.ts [--out DIR]   (DIR defaults to generated/; the drift test uses a temp DIR)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleVersion } from './lib/bundle.ts';
-import { generateTypes } from './lib/types.ts';
-import { VERSIONS } from './lib/versions.ts';
+import { generateIndex, generateTypes } from './lib/types.ts';
+import { type ApiVersion, VERSIONS } from './lib/versions.ts';
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'generated' } } });
 const out = resolve(values.out ?? 'generated');
@@ -27,9 +28,11 @@ const started = performance.now();
 console.log(`Building ${VERSIONS.length} API versions into ${out}`);
 await mkdir(join(out, 'openapi'), { recursive: true });
 await mkdir(join(out, 'types'), { recursive: true });
+const documents = new Map<ApiVersion, Record<string, unknown>>();
 for (const version of VERSIONS) {
   const yamlFile = join(out, 'openapi', `${version}.yaml`);
   const document = await step(`bundle ${version} -> openapi/${version}.yaml`, () => bundleVersion(version, yamlFile));
+  documents.set(version, document);
   await step(`write  ${version} -> openapi/${version}.json`, () =>
     writeFile(join(out, 'openapi', `${version}.json`), `${JSON.stringify(document, null, 2)}\n`),
   );
@@ -37,4 +40,5 @@ for (const version of VERSIONS) {
     writeFile(join(out, 'types', `${version}.ts`), await generateTypes(version, document)),
   );
 }
+await step('index  -> types/index.ts', () => writeFile(join(out, 'types', 'index.ts'), generateIndex(documents)));
 console.log(`Built in ${(performance.now() - started).toFixed(0)} ms`);

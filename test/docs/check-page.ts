@@ -4,6 +4,7 @@
  * its sample panels, an external resource the page needs (it must work offline). Shared by the
  * docs test and its negative control (a doctored bundle the checker must flag).
  */
+// biome-ignore-all lint/performance/useDomNodeTextContent: the check reads the text as rendered (what a reader sees), not the DOM's.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +63,10 @@ function firstExample(bundle: Json, mediaType: Json): Json {
 }
 
 /** The examples the page must show for one operation of the bundle (undefined if it is not there). */
-export function examplesOf(bundle: Json, operationId: string): Pick<ExpectedOperation, 'responseExample' | 'requestExample'> {
+export function examplesOf(
+  bundle: Json,
+  operationId: string,
+): Pick<ExpectedOperation, 'responseExample' | 'requestExample'> {
   for (const item of Object.values<Json>(bundle.paths ?? {})) {
     for (const operation of Object.values<Json>(deref(bundle, item))) {
       if (operation?.operationId !== operationId) continue;
@@ -80,19 +84,31 @@ export function examplesOf(bundle: Json, operationId: string): Pick<ExpectedOper
 const isPrimitive = (value: unknown): boolean => value === null || typeof value !== 'object';
 
 /**
- * Text fragments an example must put in its sample panel, as Redoc prints JSON (`"key": value`),
- * taken where Redoc does not fold (top-level keys, or the first item's keys of a top-level array).
- * Values are preferred to keys: a sample Redoc generates from the schema has the keys too.
+ * Text fragments an example must put in its sample panel, as Redoc prints JSON (`"key": value`).
+ * Redoc folds containers below the second level, so fragments come from the first two levels,
+ * breadth first. Values are preferred to keys: a sample Redoc generates from the schema when an
+ * example is missing has the same keys, but placeholder values.
  */
 export function probesOf(example: Json): string[] {
-  const target = Array.isArray(example) && example.length > 0 && !isPrimitive(example[0]) ? example[0] : example;
-  if (isPrimitive(target)) return [JSON.stringify(target)];
-  const entries = Object.entries<Json>(target);
-  if (entries.length === 0) return [Array.isArray(target) ? '[]' : '{}'];
-  const values = entries
-    .filter(([, v]) => isPrimitive(v) && v !== null)
-    .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`);
-  return (values.length > 0 ? values : entries.map(([k]) => `${JSON.stringify(k)}:`)).slice(0, 3);
+  if (isPrimitive(example)) return [JSON.stringify(example)];
+  const values: string[] = [];
+  const keys: string[] = [];
+  let level: Json[] = [example];
+  for (let depth = 1; depth <= 2 && values.length < 3; depth++) {
+    const next: Json[] = [];
+    for (const container of level) {
+      for (const [key, value] of Object.entries<Json>(container)) {
+        const label = Array.isArray(container) ? '' : `${JSON.stringify(key)}: `;
+        if (!isPrimitive(value)) next.push(value);
+        else if (value !== null) values.push(`${label}${JSON.stringify(value)}`);
+        if (depth === 1 && label) keys.push(`${JSON.stringify(key)}:`);
+      }
+    }
+    level = next;
+  }
+  if (values.length > 0) return values.slice(0, 3);
+  if (keys.length > 0) return keys.slice(0, 3);
+  return [Array.isArray(example) ? '[]' : '{}'];
 }
 
 const squash = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -123,7 +139,8 @@ const readOperations = (page: Page): Promise<ShownOperation[]> =>
       return {
         id: item.id,
         endpoint:
-          item.querySelector<HTMLElement>('[data-testid="right-panel"] [data-testid="dropdown"] button')?.innerText ?? '',
+          item.querySelector<HTMLElement>('[data-testid="right-panel"] [data-testid="dropdown"] button')?.innerText ??
+          '',
         security: panels.find((p) => p.innerText.trim().startsWith('Security'))?.innerText ?? '',
         response: response?.querySelector<HTMLElement>('pre')?.innerText ?? '',
         request: request?.querySelector<HTMLElement>('pre')?.innerText ?? '',
@@ -157,15 +174,18 @@ export async function checkDocsPage(
     if (/^(file|data|blob):/.test(request.url())) return route.continue();
     external.push(request.url());
     // A decorative image (Redocly's footer logo) may fail; anything else would break offline use.
-    if (request.resourceType() !== 'image') problems.push(`needs the network: ${request.resourceType()} ${request.url()}`);
+    if (request.resourceType() !== 'image')
+      problems.push(`needs the network: ${request.resourceType()} ${request.url()}`);
     return route.abort();
   });
   try {
     await page.goto(url, { waitUntil: 'load' });
-    await page.waitForSelector('[data-item-kind]', { timeout: 15_000 }).catch(() => undefined);
+    await page.waitForSelector('a[href]', { timeout: 15_000 });
     const shown = new Map<string, ShownOperation>();
     for (const tag of tags) {
-      const link = page.locator('a', { hasText: new RegExp(`^\\s*${tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) });
+      const link = page.locator('a', {
+        hasText: new RegExp(`^\\s*${tag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`),
+      });
       if ((await link.count()) === 0) {
         problems.push(`tag "${tag}" is not in the sidebar`);
         continue;
@@ -173,11 +193,30 @@ export async function checkDocsPage(
       const href = (await link.first().getAttribute('href')) ?? '';
       await link.first().click();
       const slug = href.replace(/^[#/]+/, '');
-      await page
-        .waitForSelector(`[data-item-kind="httpItem"][id^="${slug}/"]`, { timeout: 10_000 })
-        .catch(() => problems.push(`tag "${tag}" shows no operation`));
-      for (const operation of await readOperations(page)) shown.set(operation.id, operation);
-      if (screenshot && tag === tags[0]) await page.screenshot({ path: screenshot });
+      // The tag page renders its operations lazily: open each from its sidebar link instead.
+      await page.waitForSelector(`a[href^="#/${slug}/"]`, { timeout: 5_000 }).catch(() => undefined);
+      const hrefs = await page.$$eval(`a[href^="#/${slug}/"]`, (links) => [
+        ...new Set(links.map((a) => a.getAttribute('href') ?? '').filter((h) => /^#\/[^/#]+\/[^/#]+$/.test(h))),
+      ]);
+      if (hrefs.length === 0) problems.push(`tag "${tag}" lists no operation`);
+      for (const opHref of hrefs) {
+        await page.locator(`a[href="${opHref}"]`).first().click();
+        const id = opHref.slice(2);
+        const found = await page
+          .waitForSelector(`[data-item-kind="httpItem"][id="${id}"] [data-testid="right-panel"] pre`, {
+            timeout: 10_000,
+          })
+          .then(() => true)
+          .catch(() => false);
+        if (!found) problems.push(`${id}: the sidebar links it but the page does not render it`);
+        for (const operation of await readOperations(page)) if (operation.id === id) shown.set(id, operation);
+      }
+      if (screenshot && tag === tags[0] && hrefs[0]) {
+        // The first operation, scrolled so that its response sample shows.
+        await page.locator(`a[href="${hrefs[0]}"]`).first().click();
+        await page.locator(`[id="${hrefs[0].slice(2)}/responses"]`).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: screenshot });
+      }
     }
     for (const want of expected) {
       const name = `${want.operationId} (${want.method.toUpperCase()} ${want.path})`;
@@ -202,7 +241,9 @@ export async function checkDocsPage(
         if (example === undefined) continue;
         const missing = probesOf(example).filter((probe) => !squash(panel).includes(probe));
         if (missing.length > 0) {
-          problems.push(`${name}: ${where} example not shown (missing ${missing.join(', ')}; panel: "${squash(panel).slice(0, 80)}")`);
+          problems.push(
+            `${name}: ${where} example not shown (missing ${missing.join(', ')}; panel: "${squash(panel).slice(0, 80)}")`,
+          );
         }
       }
     }

@@ -1,0 +1,215 @@
+/**
+ * Benchmarks of the typed client, printed as one table (bounded to a few seconds per part):
+ *   1. overhead: `client.GET` vs plain `fetch` (same headers, JSON parsed) against one local
+ *      node:http server in a child process, in alternating rounds; target within 10% of fetch;
+ *   2. size: min+gzip bytes of src/index.ts bundled with its dependencies (esbuild); target < 5 KB;
+ *   3. type cost: `tsc --noEmit --extendedDiagnostics` on a consumer calling every operation
+ *      (test/client/fixtures/every-operation.ts), next to a consumer that only imports the client.
+ * Usage: tsx scripts/bench/client.ts [--requests N] [--rounds N]
+ */
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+import { createAdminClient, VERSION_HEADER } from '../../src/index.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const { values } = parseArgs({
+  options: { requests: { type: 'string', default: '400' }, rounds: { type: 'string', default: '7' } },
+});
+const REQUESTS = Number(values.requests);
+const ROUNDS = Number(values.rounds);
+
+interface Row {
+  part: string;
+  measure: string;
+  value: string;
+  target: string;
+}
+const rows: Row[] = [];
+
+// 1. Overhead ------------------------------------------------------------------------------------
+const SERVER = `
+const body = JSON.stringify([{ name: 'Shop', primary_domain: 'shop.example.com', timezone: 'Europe/Berlin',
+  available_currencies: [{ code: 'EUR', label: 'Euro' }] }]);
+const server = require('node:http').createServer((req, res) => {
+  req.resume();
+  req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body));
+});
+server.keepAliveTimeout = 60000;
+server.listen(0, '127.0.0.1', () => console.log(server.address().port));
+`;
+
+async function startServer(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['-e', SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((done, fail) => {
+    child.stdout.once('data', (chunk: Buffer) => done(chunk.toString().trim()));
+    child.once('exit', (code) => fail(new Error(`bench server exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill() };
+}
+
+async function timeRound(call: () => Promise<unknown>, count: number): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await call();
+  return ((performance.now() - started) * 1000) / count; // µs per request
+}
+
+const median = (list: number[]) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+async function overhead() {
+  const server = await startServer();
+  try {
+    const url = `${server.url}/store/`;
+    const headers = { Authorization: 'Bearer bench-token', [VERSION_HEADER]: '2024-04-01' };
+    const plain = async () => (await fetch(url, { headers })).json();
+    const client = createAdminClient({ baseUrl: server.url, token: 'bench-token' });
+    const typed = () => client.GET('/store/');
+    await timeRound(plain, 200); // warm up both paths and the keep-alive pool
+    await timeRound(typed, 200);
+    const fetchRounds: number[] = [];
+    const clientRounds: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate the order so that neither side always runs on a warmer process.
+      if (round % 2) {
+        clientRounds.push(await timeRound(typed, REQUESTS));
+        fetchRounds.push(await timeRound(plain, REQUESTS));
+      } else {
+        fetchRounds.push(await timeRound(plain, REQUESTS));
+        clientRounds.push(await timeRound(typed, REQUESTS));
+      }
+    }
+    const f = median(fetchRounds);
+    const c = median(clientRounds);
+    const label = `${ROUNDS} rounds × ${REQUESTS} sequential GET /store/, median`;
+    rows.push(
+      {
+        part: 'overhead',
+        measure: `plain fetch (${label})`,
+        value: `${(1e6 / f).toFixed(0)} req/s, ${f.toFixed(0)} µs/req`,
+        target: '',
+      },
+      {
+        part: 'overhead',
+        measure: 'client.GET (same)',
+        value: `${(1e6 / c).toFixed(0)} req/s, ${c.toFixed(0)} µs/req`,
+        target: '',
+      },
+      {
+        part: 'overhead',
+        measure: 'client.GET vs plain fetch',
+        value: `${c >= f ? '+' : ''}${(((c - f) / f) * 100).toFixed(1)}% time per request (+${(c - f).toFixed(0)} µs)`,
+        target: `within 10%: ${c <= f * 1.1 ? 'met' : 'MISSED'}`,
+      },
+    );
+  } finally {
+    server.stop();
+  }
+}
+
+// 2. Size ----------------------------------------------------------------------------------------
+async function bundleSize(label: string, contents: string, resolveDir: string) {
+  const result = await build({
+    stdin: { contents, resolveDir, loader: 'ts', sourcefile: 'entry.ts' },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]?.contents ?? new Uint8Array();
+  return { label, min: code.byteLength, gzip: gzipSync(code, { level: 9 }).byteLength };
+}
+
+async function size() {
+  const entry = await bundleSize(
+    'client entry (src/index.ts + openapi-fetch)',
+    "export * from './src/index.ts';",
+    ROOT,
+  );
+  const base = await bundleSize('openapi-fetch alone', "export { default } from 'openapi-fetch';", ROOT);
+  rows.push(
+    {
+      part: 'size',
+      measure: entry.label,
+      value: `${entry.min.toLocaleString('en')} B min, ${entry.gzip.toLocaleString('en')} B min+gzip`,
+      target: `< 5 KB (5,120 B): ${entry.gzip < 5120 ? 'met' : 'MISSED'}`,
+    },
+    {
+      part: 'size',
+      measure: base.label,
+      value: `${base.min.toLocaleString('en')} B min, ${base.gzip.toLocaleString('en')} B min+gzip`,
+      target: '',
+    },
+    {
+      part: 'size',
+      measure: 'added by the client',
+      value: `${(entry.gzip - base.gzip).toLocaleString('en')} B min+gzip`,
+      target: '',
+    },
+  );
+}
+
+// 3. Type cost -----------------------------------------------------------------------------------
+async function typeCost() {
+  const dir = join(ROOT, '.tmp', 'bench-types');
+  await mkdir(dir, { recursive: true });
+  await writeFile(
+    join(dir, 'imports-only.ts'),
+    "import { type AdminClient, type AdminPaths, createAdminClient } from '../../src/index.ts';\n" +
+      "export const client: AdminClient<AdminPaths> = createAdminClient({ baseUrl: 'http://x', token: 't' });\n",
+  );
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const measure = async (file: string) => {
+    const args = [tsc, '--noEmit', '--extendedDiagnostics', '--strict', '--skipLibCheck', '--target', 'es2022'];
+    args.push(
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--allowImportingTsExtensions',
+      '--types',
+      'node',
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [...args, file], { cwd: ROOT });
+    const read = (name: string) => stdout.match(new RegExp(`^${name}:\\s+(.+)$`, 'm'))?.[1]?.trim() ?? '?';
+    return { check: read('Check time'), instantiations: read('Instantiations'), types: read('Types') };
+  };
+  const base = await measure(join(dir, 'imports-only.ts'));
+  const every = await measure(join(ROOT, 'test/client/fixtures/every-operation.ts'));
+  rows.push(
+    {
+      part: 'type cost',
+      measure: 'consumer calling all 19 operations',
+      value: `check ${every.check}, ${every.instantiations} instantiations, ${every.types} types`,
+      target: '',
+    },
+    {
+      part: 'type cost',
+      measure: 'consumer importing the client only',
+      value: `check ${base.check}, ${base.instantiations} instantiations, ${base.types} types`,
+      target: '',
+    },
+  );
+}
+
+await overhead();
+await size();
+await typeCost();
+
+const widths = (['part', 'measure', 'value', 'target'] as const).map((key) =>
+  Math.max(key.length, ...rows.map((row) => row[key].length)),
+);
+const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+console.log(`\nTyped client benchmark (Node ${process.versions.node})\n`);
+console.log(line(['part', 'measure', 'value', 'target']));
+console.log(line(widths.map((w) => '-'.repeat(w))));
+for (const row of rows) console.log(line([row.part, row.measure, row.value, row.target]));

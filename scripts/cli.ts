@@ -1,0 +1,204 @@
+#!/usr/bin/env node
+/**
+ * store-admin-contract: the command line of the published package (its `bin`, bundled to
+ * dist/bin/cli.js by scripts/pack/build.ts; in this repo run it with `npx tsx scripts/cli.ts`).
+ *
+ *   mock [--port N] [--host H] [--dynamic] [--seed S] [--quiet]   serve every packaged API version (Prism)
+ *   types --version V --out FILE                                   write the path types of API version V
+ *   --version                                                      print the package and API versions
+ *   --help
+ *
+ * Everything is read from the package itself (generated/openapi/<version>.json), never from the
+ * user's project. Prism and openapi-typescript are optional peer dependencies, loaded only by the
+ * command that needs them: a missing one ends in an install hint, not a stack trace.
+ * Exit status: 0 done, 1 the command failed, 2 bad usage.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type ApiVersion, VERSIONS } from './lib/versions.ts';
+
+const BIN = 'store-admin-contract';
+const PACKAGE = '@store-admin/contract';
+
+const USAGE = `Usage: ${BIN} <command> [options]
+
+Commands:
+  mock [--port N] [--host H] [--dynamic] [--seed S] [--quiet]
+      Serve every API version of the package with Prism on one port; the X-Service-API-Version
+      header picks the version (default: the newest that has the endpoint). --port defaults to
+      $PORT, else 4010 (0 picks a free port); --host to 127.0.0.1; --dynamic generates data from
+      the schemas instead of the examples (--seed makes it repeatable); --quiet drops the request
+      log. Stops on Ctrl-C / SIGTERM. Needs the optional peer @stoplight/prism-http.
+  types --version V --out FILE
+      Write the TypeScript path types of API version V, generated with openapi-typescript from the
+      packaged bundle (the same output as ${PACKAGE}/types/V). Needs the optional peer openapi-typescript.
+
+Options:
+  --version   print the package version and the API versions it carries
+  --help      print this help`;
+
+/** Bad input: exits 2 with the message and a pointer to --help. */
+class UsageError extends Error {}
+/** A command that could not do its job for a reason the user can act on: exits 1 with the message. */
+class CommandError extends Error {}
+
+interface Manifest {
+  name: string;
+  version: string;
+  peerDependencies?: Record<string, string>;
+}
+
+/** The package root: the nearest package.json of this package above this file (scripts/ in the repo, dist/bin/ once packed). */
+function findPackage(): { root: string; manifest: Manifest } {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+      if (manifest.name === PACKAGE) return { root: dir, manifest };
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`cannot find the package.json of ${PACKAGE} above ${import.meta.url}`);
+    dir = parent;
+  }
+}
+
+const { root, manifest } = findPackage();
+const bundleFile = (version: ApiVersion) => join(root, 'generated', 'openapi', `${version}.json`);
+
+/**
+ * Imports the module behind a command; when one of its optional peers is not installed, throws an
+ * install hint naming the exact versions this package was tested with (its peerDependencies).
+ */
+async function withPeers<T>(command: string, peers: string[], load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const { code, message = '' } = error as { code?: string; message?: string };
+    const missing = /Cannot find (?:package|module) '([^']+)'/.exec(message)?.[1];
+    if (code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw error;
+    const specs = peers.map((peer) => `${peer}@${manifest.peerDependencies?.[peer] ?? 'latest'}`).join(' ');
+    throw new CommandError(
+      `"${command}" needs ${peers.join(' and ')}, an optional peer dependency of ${PACKAGE}, ` +
+        `and "${missing}" is not installed.\nInstall it in your project:\n  npm install --save-dev ${specs}`,
+    );
+  }
+}
+
+function parseVersion(value: string | undefined): ApiVersion {
+  if (!value) throw new UsageError(`types needs --version V, one of: ${VERSIONS.join(', ')}`);
+  if (!(VERSIONS as readonly string[]).includes(value)) {
+    throw new UsageError(`unknown API version "${value}"; this package carries ${VERSIONS.join(', ')}`);
+  }
+  return value as ApiVersion;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535)
+    throw new UsageError(`--port must be a TCP port (0-65535), got "${value}"`);
+  return port;
+}
+
+async function mock(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', short: 'p' },
+      host: { type: 'string' },
+      dynamic: { type: 'boolean', default: false },
+      seed: { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+    },
+  });
+  const port = parsePort(values.port ?? process.env.PORT ?? '4010');
+  const host = values.host ?? '127.0.0.1';
+  const mockPeers = Object.keys(manifest.peerDependencies ?? {}).filter((name) => name.startsWith('@stoplight/'));
+  const { startMock } = await withPeers('mock', mockPeers, () => import('./mock/index.ts'));
+  const options = {
+    host,
+    port,
+    dynamic: values.dynamic,
+    ...(values.seed === undefined ? {} : { seed: values.seed }),
+    bundlesDir: join(root, 'generated', 'openapi'),
+    ...(values.quiet ? {} : { log: (line: string) => console.log(line) }),
+  };
+  const server = await startMock(options).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE')
+      throw new CommandError(`port ${port} on ${host} is in use: pick another with --port`);
+    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
+      throw new CommandError(`cannot listen on host "${host}": pass a local address with --host (e.g. 127.0.0.1)`);
+    }
+    if (error.code === 'EACCES') throw new CommandError(`not allowed to listen on port ${port}: use a port above 1023`);
+    throw error;
+  });
+  console.log(`${PACKAGE} ${manifest.version} mock listening on ${server.url}`);
+  console.log(
+    `  ${server.operations} operations of API versions ${server.versions.join(', ')} (header X-Service-API-Version)`,
+  );
+  console.log(`  ${values.dynamic ? 'generated data' : 'examples'}; any "Authorization: Bearer <token>" is accepted`);
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function types(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { version: { type: 'string' }, out: { type: 'string' } } });
+  const version = parseVersion(values.version);
+  if (!values.out) throw new UsageError('types needs --out FILE');
+  const out = resolve(values.out);
+  const document = JSON.parse(await readFile(bundleFile(version), 'utf8')) as Record<string, unknown>;
+  // The package's own generator (scripts/lib/types.ts), so the output equals `${PACKAGE}/types/<version>`.
+  const { generateTypes } = await withPeers('types', ['openapi-typescript'], () => import('./lib/types.ts'));
+  const generated = await generateTypes(version, document);
+  // Its first line says where the build wrote it; here it says where the user's copy comes from.
+  const body = generated.startsWith('//') ? generated.slice(generated.indexOf('\n') + 1) : generated;
+  const header = `// Generated by \`${BIN} types --version ${version}\` from ${PACKAGE}@${manifest.version}. Do not edit.\n`;
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, header + body);
+  console.log(`Wrote the types of API version ${version} to ${out}`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case '--version':
+    case '-v':
+      console.log(`${PACKAGE} ${manifest.version}\nAPI versions: ${VERSIONS.join(', ')}`);
+      return;
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(USAGE);
+      return;
+    case 'mock':
+      return rest.includes('--help') ? console.log(USAGE) : mock(rest);
+    case 'types':
+      return rest.includes('--help') ? console.log(USAGE) : types(rest);
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  const { code } = error as { code?: string };
+  if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`${BIN}: ${(error as Error).message}\nRun "${BIN} --help" for usage.`);
+    process.exitCode = 2;
+  } else if (error instanceof CommandError) {
+    console.error(`${BIN}: ${error.message}`);
+    process.exitCode = 1;
+  } else {
+    console.error(`${BIN}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The vocabulary of the breaking-change guard: what a change is, how severe, and in which direction
+ * a schema is read (clients write requests and read responses, so the two are judged oppositely).
+ */
+
+/** `breaking`: fails existing clients; `warning`: may fail some; `info`: safe. */
+export type Severity = 'breaking' | 'warning' | 'info';
+
+/** `request`: the client sends values (parameters, bodies); `response`: the client reads them. */
+export type Direction = 'request' | 'response';
+
+export interface Change {
+  /** `GET /subscriptions/` (the path as written in the newer document). */
+  operation: string;
+  /** Where inside the operation: `response 200 body.results[].status`, `query status`, `security`… */
+  location: string;
+  /** A stable rule id, e.g. `enum-value-removed`. */
+  rule: string;
+  /** Human-readable description of the change. */
+  message: string;
+  severity: Severity;
+}
+
+/** Severity of a change that narrows what is accepted/produced vs one that widens it. */
+export const narrowed = (direction: Direction): Severity => (direction === 'request' ? 'breaking' : 'info');
+/** Widening what a response may contain: clients may not handle the new values. */
+export const widened = (direction: Direction): Severity => (direction === 'request' ? 'info' : 'warning');
+
+// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are walked as untyped JSON.
+export type Json = any;

@@ -1,0 +1,153 @@
+/**
+ * Reads schemas of a bundled OpenAPI document the way the comparison needs them: `$ref`s followed
+ * within the document, `allOf` merged, the repo's nullable wrapper (`anyOf: [X, {type: 'null'}]`)
+ * unwrapped into X plus "accepts null", and `type` normalised to a set.
+ */
+import type { Json } from './model.ts';
+
+/** Follows internal `$ref`s (`#/components/...`); returns the target and the last ref name seen. */
+export function deref(doc: Json, node: Json): { node: Json; ref?: string } {
+  let current = node;
+  let ref: string | undefined;
+  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
+    if (hops > 32) throw new Error(`$ref loop at ${current.$ref}`);
+    ref = current.$ref as string;
+    if (!ref.startsWith('#/')) throw new Error(`external $ref ${ref} (compare bundled documents)`);
+    const target = ref
+      .slice(2)
+      .split('/')
+      .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((at: Json, key) => at?.[key], doc);
+    if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
+    // Sibling keywords of a $ref (3.1) override the target's (description mostly).
+    const { $ref: _, ...siblings } = current;
+    current = Object.keys(siblings).length > 0 && typeof target === 'object' ? { ...target, ...siblings } : target;
+  }
+  return { node: current, ref };
+}
+
+export interface Schema {
+  /** Types other than null; undefined when the schema does not restrict the type. */
+  types?: Set<string>;
+  nullable: boolean;
+  /** Allowed values other than null (`enum`, or `const` as a one-value enum). */
+  enum?: unknown[];
+  format?: string;
+  properties: Record<string, Json>;
+  required: Set<string>;
+  /** `false`, `true`/absent (open), or a schema. */
+  additionalProperties: Json;
+  items?: Json;
+  /** The branches of a (non-null) `anyOf`/`oneOf`, raw. */
+  branches?: Json[];
+  readOnly: boolean;
+  writeOnly: boolean;
+  /** Limits: maxLength, minimum, pattern… (only those present). */
+  limits: Record<string, unknown>;
+  /** The component name the schema came from, when it came through a `$ref`. */
+  ref?: string;
+}
+
+export const LIMITS = [
+  'maxLength',
+  'minLength',
+  'maximum',
+  'minimum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'pattern',
+  'multipleOf',
+] as const;
+
+const isNullSchema = (doc: Json, branch: Json): boolean => {
+  const { node } = deref(doc, branch);
+  return node?.type === 'null' || (Array.isArray(node?.type) && node.type.length === 1 && node.type[0] === 'null');
+};
+
+/** Merges `allOf` branches into one schema (properties merged, `required` united). */
+function mergeAllOf(doc: Json, schema: Json, depth = 0): Json {
+  if (!Array.isArray(schema?.allOf) || depth > 16) return schema;
+  const { allOf, ...rest } = schema;
+  const merged: Json = { ...rest };
+  for (const part of allOf as Json[]) {
+    const branch = mergeAllOf(doc, deref(doc, part).node, depth + 1);
+    for (const [key, value] of Object.entries<Json>(branch ?? {})) {
+      if (key === 'properties') merged.properties = { ...(merged.properties ?? {}), ...value };
+      else if (key === 'required') merged.required = [...new Set([...(merged.required ?? []), ...value])];
+      else if (merged[key] === undefined) merged[key] = value;
+    }
+  }
+  return merged;
+}
+
+/** Reads a raw schema (possibly a `$ref`) of `doc` into the normalised form. */
+export function readSchema(doc: Json, raw: Json): Schema {
+  const resolved = deref(doc, raw ?? {});
+  let ref = resolved.ref;
+  let node: Json = mergeAllOf(doc, resolved.node ?? {});
+  let nullable = node.nullable === true;
+
+  // anyOf/oneOf: drop `null` branches (they make the schema nullable); a single remaining branch is
+  // the schema itself (the repo's nullable-object idiom), merged with the wrapper's own keywords.
+  const key = Array.isArray(node.anyOf) ? 'anyOf' : Array.isArray(node.oneOf) ? 'oneOf' : undefined;
+  let branches: Json[] | undefined;
+  if (key) {
+    const all: Json[] = node[key];
+    const nonNull = all.filter((branch) => !isNullSchema(doc, branch));
+    if (nonNull.length < all.length) nullable = true;
+    const { [key]: _, ...wrapper } = node;
+    if (nonNull.length === 1) {
+      const inner = deref(doc, nonNull[0]);
+      ref = inner.ref ?? ref;
+      const innerNode = mergeAllOf(doc, inner.node ?? {});
+      node = { ...innerNode, ...wrapper, type: innerNode.type ?? wrapper.type };
+      if (innerNode.nullable === true) nullable = true;
+    } else {
+      node = wrapper;
+      branches = nonNull;
+    }
+  }
+
+  let types: Set<string> | undefined;
+  if (node.type !== undefined) {
+    const list: string[] = Array.isArray(node.type) ? node.type : [node.type];
+    if (list.includes('null')) nullable = true;
+    types = new Set(list.filter((t) => t !== 'null'));
+  } else if (node.properties || node.additionalProperties !== undefined) {
+    types = new Set(['object']);
+  } else if (node.items) {
+    types = new Set(['array']);
+  }
+
+  let values: unknown[] | undefined = Array.isArray(node.enum) ? node.enum : 'const' in node ? [node.const] : undefined;
+  if (values?.includes(null)) {
+    nullable = true;
+    values = values.filter((v) => v !== null);
+  }
+
+  const limits: Record<string, unknown> = {};
+  for (const limit of LIMITS) if (node[limit] !== undefined) limits[limit] = node[limit];
+
+  return {
+    types,
+    nullable,
+    enum: values,
+    format: node.format,
+    properties: node.properties ?? {},
+    required: new Set(Array.isArray(node.required) ? node.required : []),
+    additionalProperties: node.additionalProperties,
+    items: node.items,
+    branches,
+    readOnly: node.readOnly === true,
+    writeOnly: node.writeOnly === true,
+    limits,
+    ref,
+  };
+}
+
+/** The component name of a raw branch (`#/components/schemas/Order` -> `Order`), if it is a ref. */
+export const refName = (raw: Json): string | undefined =>
+  typeof raw?.$ref === 'string' ? (raw.$ref as string).split('/').pop() : undefined;

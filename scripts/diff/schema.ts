@@ -1,0 +1,252 @@
+/**
+ * Compares two versions of a schema at one location, in one direction. A request schema breaks
+ * clients when it accepts less (narrowed enum, tightened limit, new required field, lost type); a
+ * response schema breaks them when it may produce something they did not expect (new type, null,
+ * a removed or no-longer-required field). Widened response enums are warnings: clients that switch
+ * over the values exhaustively may fail, tolerant ones will not.
+ */
+import { type Change, type Direction, type Json, narrowed, type Severity, widened } from './model.ts';
+import { readSchema, refName, type Schema } from './resolve.ts';
+
+export interface SchemaContext {
+  base: Json;
+  head: Json;
+  operation: string;
+  direction: Direction;
+  changes: Change[];
+}
+
+const show = (value: unknown): string => JSON.stringify(value);
+const listOf = (values: Iterable<unknown>): string => [...values].map(show).join(', ');
+const typeText = (s: Schema): string =>
+  `${s.types ? [...s.types].sort().join('|') || 'never' : 'any'}${s.nullable ? '|null' : ''}`;
+
+function push(ctx: SchemaContext, location: string, rule: string, severity: Severity, message: string): void {
+  ctx.changes.push({ operation: ctx.operation, location, rule, severity, message });
+}
+
+/** `number` accepts every `integer`: treat integer as included in number when comparing sets. */
+function missingTypes(from: Set<string>, to: Set<string>): string[] {
+  return [...from].filter((t) => !to.has(t) && !(t === 'integer' && to.has('number')));
+}
+
+function compareTypes(ctx: SchemaContext, loc: string, b: Schema, h: Schema): boolean {
+  const d = ctx.direction;
+  if (!b.types && h.types) {
+    push(ctx, loc, 'type-restricted', narrowed(d), `type restricted from any to ${typeText(h)}`);
+  } else if (b.types && !h.types) {
+    push(ctx, loc, 'type-unrestricted', widened(d), `type widened from ${typeText(b)} to any`);
+  } else if (b.types && h.types) {
+    const lost = missingTypes(b.types, h.types);
+    const gained = missingTypes(h.types, b.types);
+    if (lost.length > 0 && gained.length > 0) {
+      push(ctx, loc, 'type-changed', 'breaking', `type changed from ${typeText(b)} to ${typeText(h)}`);
+      return false; // the rest of the schema describes something else now
+    }
+    if (lost.length > 0)
+      push(ctx, loc, 'type-narrowed', narrowed(d), `type narrowed from ${typeText(b)} to ${typeText(h)}`);
+    if (gained.length > 0) {
+      // A new type in a response breaks readers outright (unlike a new enum value of the same type).
+      const severity = d === 'response' ? 'breaking' : 'info';
+      push(ctx, loc, 'type-widened', severity, `type widened from ${typeText(b)} to ${typeText(h)}`);
+    }
+  }
+  return true;
+}
+
+function compareNull(ctx: SchemaContext, loc: string, b: Schema, h: Schema): void {
+  const d = ctx.direction;
+  if (b.nullable && !h.nullable) {
+    push(ctx, loc, 'null-removed', narrowed(d), d === 'request' ? 'no longer accepts null' : 'no longer null');
+  } else if (!b.nullable && h.nullable) {
+    const severity = d === 'response' ? 'breaking' : 'info';
+    push(ctx, loc, 'null-added', severity, d === 'request' ? 'now accepts null' : 'may now be null');
+  }
+}
+
+function compareEnum(ctx: SchemaContext, loc: string, b: Schema, h: Schema): void {
+  const d = ctx.direction;
+  if (!b.enum && h.enum) {
+    push(ctx, loc, 'enum-added', narrowed(d), `now restricted to ${listOf(h.enum)}`);
+  } else if (b.enum && !h.enum) {
+    push(ctx, loc, 'enum-removed', widened(d), `no longer restricted to ${listOf(b.enum)}`);
+  } else if (b.enum && h.enum) {
+    const before = new Set(b.enum.map(show));
+    const after = new Set(h.enum.map(show));
+    const removed = [...before].filter((v) => !after.has(v));
+    const added = [...after].filter((v) => !before.has(v));
+    if (removed.length > 0) {
+      push(ctx, loc, 'enum-value-removed', narrowed(d), `enum narrowed: ${removed.join(', ')} removed`);
+    }
+    if (added.length > 0) push(ctx, loc, 'enum-value-added', widened(d), `enum widened: ${added.join(', ')} added`);
+  }
+}
+
+function compareFormat(ctx: SchemaContext, loc: string, b: Schema, h: Schema): void {
+  if (b.format === h.format) return;
+  if (b.format && h.format) {
+    push(ctx, loc, 'format-changed', 'breaking', `format changed from ${b.format} to ${h.format}`);
+  } else if (h.format) {
+    push(ctx, loc, 'format-added', narrowed(ctx.direction), `format ${h.format} added`);
+  } else {
+    push(ctx, loc, 'format-removed', widened(ctx.direction), `format ${b.format} removed`);
+  }
+}
+
+/** Upper bounds tighten when lowered, lower bounds when raised; both when newly added. */
+const UPPER = ['maxLength', 'maximum', 'exclusiveMaximum', 'maxItems'];
+const LOWER = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems'];
+
+function compareLimits(ctx: SchemaContext, loc: string, b: Schema, h: Schema): void {
+  const d = ctx.direction;
+  const tightened = (rule: string, message: string) => push(ctx, loc, rule, narrowed(d), message);
+  const loosened = (rule: string, message: string) => push(ctx, loc, rule, widened(d), message);
+  for (const key of [...UPPER, ...LOWER]) {
+    const before = typeof b.limits[key] === 'number' ? (b.limits[key] as number) : undefined;
+    const after = typeof h.limits[key] === 'number' ? (h.limits[key] as number) : undefined;
+    if (before === after) continue;
+    const upper = UPPER.includes(key);
+    if (before === undefined) tightened('limit-added', `${key} ${after} added`);
+    else if (after === undefined) loosened('limit-removed', `${key} ${before} removed`);
+    else if (upper === after < before)
+      tightened('limit-tightened', `${key} ${upper ? 'lowered' : 'raised'} from ${before} to ${after}`);
+    else loosened('limit-loosened', `${key} ${upper ? 'raised' : 'lowered'} from ${before} to ${after}`);
+  }
+  const [bp, hp] = [b.limits.pattern, h.limits.pattern];
+  if (bp !== hp) {
+    if (bp === undefined) tightened('pattern-added', `pattern ${show(hp)} added`);
+    else if (hp === undefined) loosened('pattern-removed', `pattern ${show(bp)} removed`);
+    // A changed pattern cannot be compared: it may reject values the old one accepted.
+    else
+      push(
+        ctx,
+        loc,
+        'pattern-changed',
+        d === 'request' ? 'breaking' : 'warning',
+        `pattern changed from ${show(bp)} to ${show(hp)}`,
+      );
+  }
+  const [bm, hm] = [b.limits.multipleOf, h.limits.multipleOf];
+  if (bm !== hm) {
+    if (bm === undefined) tightened('limit-added', `multipleOf ${hm} added`);
+    else if (hm === undefined) loosened('limit-removed', `multipleOf ${bm} removed`);
+    else
+      push(
+        ctx,
+        loc,
+        'limit-changed',
+        d === 'request' ? 'breaking' : 'warning',
+        `multipleOf changed from ${bm} to ${hm}`,
+      );
+  }
+  if (b.limits.uniqueItems !== true && h.limits.uniqueItems === true) tightened('limit-added', 'uniqueItems added');
+  if (b.limits.uniqueItems === true && h.limits.uniqueItems !== true) loosened('limit-removed', 'uniqueItems removed');
+}
+
+/** Is a property visible in this direction (readOnly ones are not sent, writeOnly not received)? */
+const visible = (ctx: SchemaContext, doc: Json, raw: Json): boolean => {
+  const s = readSchema(doc, raw);
+  return ctx.direction === 'request' ? !s.readOnly : !s.writeOnly;
+};
+
+function compareObject(ctx: SchemaContext, loc: string, b: Schema, h: Schema, seen: Set<string>): void {
+  const d = ctx.direction;
+  const at = (name: string) => (loc ? `${loc}.${name}` : name);
+  const closed = h.additionalProperties === false;
+  for (const [name, raw] of Object.entries<Json>(b.properties)) {
+    if (!visible(ctx, ctx.base, raw)) continue;
+    if (!(name in h.properties)) {
+      if (d === 'response') push(ctx, at(name), 'property-removed', 'breaking', 'field removed');
+      else if (closed)
+        push(ctx, at(name), 'property-removed', 'breaking', 'field removed (unknown fields are rejected)');
+      else push(ctx, at(name), 'property-removed', 'warning', 'field removed (the server may ignore or reject it)');
+    }
+  }
+  for (const [name, raw] of Object.entries<Json>(h.properties)) {
+    if (!visible(ctx, ctx.head, raw)) continue;
+    if (!(name in b.properties)) {
+      if (d === 'request' && h.required.has(name))
+        push(ctx, at(name), 'required-property-added', 'breaking', 'new required field');
+      else push(ctx, at(name), 'property-added', 'info', h.required.has(name) ? 'new field' : 'new optional field');
+      continue;
+    }
+    const wasRequired = b.required.has(name);
+    const isRequired = h.required.has(name);
+    if (!wasRequired && isRequired) {
+      push(ctx, at(name), 'property-now-required', d === 'request' ? 'breaking' : 'info', 'now required');
+    } else if (wasRequired && !isRequired) {
+      const message = d === 'request' ? 'now optional' : 'no longer required (may be absent)';
+      push(ctx, at(name), 'property-now-optional', d === 'request' ? 'info' : 'breaking', message);
+    }
+    compareSchemas(ctx, at(name), b.properties[name], raw, seen);
+  }
+  const bOpen = b.additionalProperties !== false;
+  const hOpen = h.additionalProperties !== false;
+  if (bOpen && !hOpen) push(ctx, loc, 'additional-properties-closed', narrowed(d), 'no longer accepts unknown fields');
+  if (!bOpen && hOpen) push(ctx, loc, 'additional-properties-opened', widened(d), 'may now carry unknown fields');
+  const bSchema = typeof b.additionalProperties === 'object' ? b.additionalProperties : undefined;
+  const hSchema = typeof h.additionalProperties === 'object' ? h.additionalProperties : undefined;
+  if (bSchema && hSchema) compareSchemas(ctx, at('*'), bSchema, hSchema, seen);
+}
+
+/** Pairs `anyOf`/`oneOf` branches: by component name first, then by position among the rest. */
+function compareBranches(ctx: SchemaContext, loc: string, bRaw: Json[], hRaw: Json[], seen: Set<string>): void {
+  const d = ctx.direction;
+  const label = (raw: Json, i: number) => refName(raw) ?? `variant ${i + 1}`;
+  const unmatchedHead = new Set(hRaw.map((_, i) => i));
+  const pairs: [number, number][] = [];
+  const leftovers: number[] = [];
+  bRaw.forEach((raw, i) => {
+    const name = refName(raw);
+    const j = name ? hRaw.findIndex((other, k) => unmatchedHead.has(k) && refName(other) === name) : -1;
+    if (j >= 0) {
+      pairs.push([i, j]);
+      unmatchedHead.delete(j);
+    } else leftovers.push(i);
+  });
+  for (const i of leftovers) {
+    const j = [...unmatchedHead].find((k) => !refName(hRaw[k]) && !refName(bRaw[i]));
+    if (j !== undefined) {
+      pairs.push([i, j]);
+      unmatchedHead.delete(j);
+    } else {
+      push(ctx, loc, 'variant-removed', narrowed(d), `${label(bRaw[i], i)} no longer one of the accepted shapes`);
+    }
+  }
+  for (const j of unmatchedHead)
+    push(ctx, loc, 'variant-added', widened(d), `${label(hRaw[j], j)} added as a possible shape`);
+  for (const [i, j] of pairs) compareSchemas(ctx, loc, bRaw[i], hRaw[j], seen);
+}
+
+/** Compares a base schema with a head schema at `loc`; recurses into properties, items, variants. */
+export function compareSchemas(
+  ctx: SchemaContext,
+  loc: string,
+  bRaw: Json,
+  hRaw: Json,
+  seen = new Set<string>(),
+): void {
+  const b = readSchema(ctx.base, bRaw);
+  const h = readSchema(ctx.head, hRaw);
+  // Recursive schemas: compare each pair of components once per path.
+  if (b.ref || h.ref) {
+    const pair = `${b.ref}|${h.ref}`;
+    if (seen.has(pair)) return;
+    seen = new Set(seen).add(pair);
+  }
+  compareNull(ctx, loc, b, h);
+  // A union (anyOf/oneOf) on either side: compare its variants rather than the wrapper's keywords.
+  if (b.branches || h.branches) {
+    // A plain side counts as one variant, named after its component when it has one.
+    const single = (s: Schema, raw: Json) => [s.ref ? { $ref: s.ref } : raw];
+    compareBranches(ctx, loc, b.branches ?? single(b, bRaw), h.branches ?? single(h, hRaw), seen);
+    return;
+  }
+  if (!compareTypes(ctx, loc, b, h)) return;
+  compareEnum(ctx, loc, b, h);
+  compareFormat(ctx, loc, b, h);
+  compareLimits(ctx, loc, b, h);
+  const objecty = (s: Schema) => s.types?.has('object') || Object.keys(s.properties).length > 0;
+  if (objecty(b) || objecty(h)) compareObject(ctx, loc, b, h, seen);
+  if (b.items || h.items) compareSchemas(ctx, `${loc}[]`, b.items ?? {}, h.items ?? {}, seen);
+}

@@ -1,0 +1,386 @@
+/**
+ * The published package as a user gets it: `npm pack` (which runs prepack: tsc + the bin bundle),
+ * then the tarball installed into two throwaway downstream projects, one with the optional peers
+ * (typescript, Prism, openapi-typescript) and one without. From there: the tarball's contents,
+ * publint and attw, a consumer file type-checked against the client, the types and a bundle, every
+ * export resolved at run time, and the bin's `--version`, `types` and `mock` (one real request
+ * through the packaged client, then stopped), and the install hints of the missing peers.
+ * One pack and two installs in beforeAll serve every test; the npm cache makes them offline.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VERSIONS } from '../../scripts/lib/versions.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE = '@store-admin/contract';
+const BIN = 'store-admin-contract';
+const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  peerDependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const PEERS = ['typescript@5.9.3', '@stoplight/prism-http@5.12.0', 'openapi-typescript@7.13.0'];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment without what an enclosing `npm test` exports (its prefix, package, lifecycle). */
+const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !/^npm_/i.test(key) || /^npm_config_(cache|registry|userconfig)$/i.test(key),
+    ),
+  ),
+  ...extra,
+});
+
+/** Runs a command to its end (never throws on a non-zero exit: tests assert on `code`). */
+function run(command: string, args: string[], cwd: string, timeoutMs = 240_000): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function ok(command: string, args: string[], cwd: string): Promise<Run> {
+  const result = await run(command, args, cwd);
+  if (result.code !== 0) {
+    throw new Error(`${command} ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
+  }
+  return result;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function newProject(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const project = { name: 'downstream', version: '1.0.0', private: true, type: 'module' };
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify(project, null, 2)}\n`);
+}
+
+const npmInstall = (dir: string, specs: string[]) =>
+  ok('npm', ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+
+let tmp = '';
+let tarball = '';
+/** Installed the tarball and every optional peer. */
+let consumer = '';
+/** Installed the tarball alone. */
+let bare = '';
+const binOf = (project: string) => join(project, 'node_modules', '.bin', BIN);
+const installed = (project: string) => join(project, 'node_modules', '@store-admin', 'contract');
+
+beforeAll(async () => {
+  tmp = await mkdtemp(join(tmpdir(), 'store-admin-package-'));
+  await ok('npm', ['pack', '--pack-destination', tmp, '--loglevel=error'], ROOT);
+  const packed = (await readdir(tmp)).filter((name) => name.endsWith('.tgz'));
+  expect(packed).toHaveLength(1);
+  tarball = join(tmp, packed[0] ?? '');
+  consumer = join(tmp, 'consumer');
+  bare = join(tmp, 'bare');
+  await Promise.all([newProject(consumer), newProject(bare)]);
+  await Promise.all([npmInstall(consumer, [tarball, ...PEERS]), npmInstall(bare, [tarball])]);
+}, 400_000);
+
+/** The mock started by a test, killed here too if that test failed before stopping it. */
+let mockProcess: ChildProcess | undefined;
+
+afterAll(async () => {
+  if (mockProcess && mockProcess.exitCode === null && mockProcess.signalCode === null) mockProcess.kill('SIGKILL');
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe('the tarball', () => {
+  it('ships the compiled client, the bin, the types and the bundles, and nothing else', async () => {
+    const { stdout } = await ok('tar', ['-tzf', tarball], tmp);
+    const files = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((path) => path.replace(/^package\//, ''));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'dist/src/index.js',
+        'dist/src/index.d.ts',
+        'dist/bin/cli.js',
+        ...VERSIONS.flatMap((v) => [
+          `generated/openapi/${v}.json`,
+          `generated/openapi/${v}.yaml`,
+          `dist/generated/types/${v}.d.ts`,
+          `dist/generated/types/${v}.js`,
+        ]),
+      ]),
+    );
+    const unexpected = files.filter(
+      (path) =>
+        !/^(package\.json|README\.md|LICENSE|CHANGELOG[^/]*\.md)$/.test(path) &&
+        !/^dist\/(src|generated\/types)\/[^/]+\.(js|d\.ts)$/.test(path) &&
+        !/^dist\/bin\/(cli|chunks\/[\w-]+)\.js$/.test(path) &&
+        !/^generated\/openapi\/[^/]+\.(json|yaml)$/.test(path),
+    );
+    expect(unexpected).toEqual([]);
+    expect((await stat(tarball)).size).toBeLessThan(400_000);
+  });
+
+  it('depends on openapi-fetch only; Prism and openapi-typescript are optional peers', async () => {
+    const packed = JSON.parse(await readFile(join(installed(consumer), 'package.json'), 'utf8'));
+    expect(Object.keys(packed.dependencies)).toEqual(['openapi-fetch']);
+    expect(packed.peerDependencies).toEqual({
+      '@stoplight/prism-http': manifest.devDependencies['@stoplight/prism-http'],
+      'openapi-typescript': manifest.devDependencies['openapi-typescript'],
+    });
+    for (const peer of Object.keys(packed.peerDependencies)) {
+      expect(packed.peerDependenciesMeta[peer]).toEqual({ optional: true });
+      expect(existsSync(join(bare, 'node_modules', peer)), `${peer} installed without being asked`).toBe(false);
+    }
+    expect(packed.bin).toEqual({ [BIN]: 'dist/bin/cli.js' });
+    expect(Object.keys(packed.exports)).toEqual([
+      '.',
+      './openapi/*.json',
+      './openapi/*.yaml',
+      './types/*',
+      './package.json',
+    ]);
+  });
+
+  it('passes publint (strict)', async () => {
+    const result = await run(join(ROOT, 'node_modules', '.bin', 'publint'), ['run', tarball, '--strict'], tmp);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+  });
+
+  it('passes @arethetypeswrong/cli (ESM-only profile)', async () => {
+    const attw = join(ROOT, 'node_modules', '.bin', 'attw');
+    // attw does not expand wildcard subpaths: name each version's types and JSON bundle (the YAML is a
+    // file to read, not a module, so no resolver "resolves" it).
+    const entrypoints = VERSIONS.flatMap((v) => [`./types/${v}`, `./openapi/${v}.json`]);
+    const args = [tarball, '--profile', 'esm-only', '--format', 'ascii', '--include-entrypoints', ...entrypoints];
+    const result = await run(attw, args, tmp);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+  });
+});
+
+describe('a downstream project', () => {
+  it('type-checks a file using the client, the types and a bundle', async () => {
+    await writeFile(
+      join(consumer, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: [],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          resolveJsonModule: true,
+        },
+        files: ['consumer.ts'],
+      }),
+    );
+    await writeFile(
+      join(consumer, 'consumer.ts'),
+      `import { AdminApiError, createAdminClient, unwrap, VERSIONS, type ApiVersion } from '${PACKAGE}';
+import type { paths, Store } from '${PACKAGE}/types/2024-04-01';
+import type { paths as OldPaths } from '${PACKAGE}/types/2023-02-10';
+import bundle from '${PACKAGE}/openapi/2024-04-01.json' with { type: 'json' };
+
+type StoreList = paths['/store/']['get']['responses'][200]['content']['application/json'];
+const client = createAdminClient({ baseUrl: 'http://127.0.0.1:4010', token: 'token' });
+
+export async function storeNames(): Promise<(string | null)[]> {
+  const stores: Store[] = unwrap(await client.GET('/store/'));
+  const list: StoreList = stores;
+  return list.map((store) => store.name);
+}
+export async function failedStatus(): Promise<number | undefined> {
+  try {
+    unwrap(await client.withVersion('2023-02-10').GET('/subscriptions/'));
+  } catch (error) {
+    if (error instanceof AdminApiError) return error.status;
+  }
+  return undefined;
+}
+export const versions: readonly ApiVersion[] = VERSIONS;
+export const title: string = bundle.info.title;
+export type OldPathNames = keyof OldPaths;
+
+// @ts-expect-error: not a path of the API
+void client.GET('/no-such-path/');
+// @ts-expect-error: a store's name is a string (or null)
+export const wrong: Store['name'] = 42;
+`,
+    );
+    const tsc = join(consumer, 'node_modules', 'typescript', 'bin', 'tsc');
+    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], consumer);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+  });
+
+  it('resolves every export at run time', async () => {
+    await writeFile(
+      join(consumer, 'resolve.mjs'),
+      `import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+const client = await import('${PACKAGE}');
+const out = { createAdminClient: typeof client.createAdminClient, versions: client.VERSIONS, files: {} };
+for (const v of ${JSON.stringify(VERSIONS)}) {
+  const { default: bundle } = await import('${PACKAGE}/openapi/' + v + '.json', { with: { type: 'json' } });
+  out.files[v] = {
+    json: bundle.openapi,
+    yaml: existsSync(fileURLToPath(import.meta.resolve('${PACKAGE}/openapi/' + v + '.yaml'))),
+    types: Object.keys(await import('${PACKAGE}/types/' + v)).length,
+  };
+}
+console.log(JSON.stringify(out));
+`,
+    );
+    const { stdout } = await ok(process.execPath, ['resolve.mjs'], consumer);
+    const out = JSON.parse(stdout);
+    expect(out.createAdminClient).toBe('function');
+    expect(out.versions).toEqual([...VERSIONS]);
+    for (const version of VERSIONS) expect(out.files[version]).toEqual({ json: '3.1.0', yaml: true, types: 0 });
+  });
+});
+
+describe(`the ${BIN} bin`, () => {
+  it('--version prints the package version and its API versions', async () => {
+    const { stdout } = await ok('npx', ['--no', '--', BIN, '--version'], consumer);
+    expect(stdout).toContain(`${PACKAGE} ${manifest.version}`);
+    expect(stdout).toContain(`API versions: ${VERSIONS.join(', ')}`);
+  });
+
+  it('types writes the types of a version, the same as the packaged ones', async () => {
+    await ok('npx', ['--no', '--', BIN, 'types', '--version', '2023-02-10', '--out', 'x.ts'], consumer);
+    const written = await readFile(join(consumer, 'x.ts'), 'utf8');
+    expect(written.split('\n')[0]).toBe(
+      `// Generated by \`${BIN} types --version 2023-02-10\` from ${PACKAGE}@${manifest.version}. Do not edit.`,
+    );
+    const source = await readFile(join(ROOT, 'generated', 'types', '2023-02-10.ts'), 'utf8');
+    expect(written.slice(written.indexOf('\n'))).toBe(source.slice(source.indexOf('\n')));
+    const tsc = join(consumer, 'node_modules', 'typescript', 'bin', 'tsc');
+    const check = await run(process.execPath, [tsc, '--noEmit', '--strict', 'x.ts'], consumer);
+    expect(check.code, check.stdout).toBe(0);
+  });
+
+  it('refuses bad input with a clear message and a non-zero exit', async () => {
+    const cases: [string[], RegExp][] = [
+      [['types', '--version', '1999-01-01', '--out', 'y.ts'], /unknown API version "1999-01-01".*2024-04-01/],
+      [['types', '--version', '2024-04-01'], /--out FILE/],
+      [['types', '--out', 'y.ts'], /--version V/],
+      [['mock', '--port', 'eighty'], /--port must be a TCP port/],
+      [['mock', '--nope'], /Unknown option '--nope'/],
+      [['serve'], /unknown command "serve"/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await run(binOf(consumer), args, consumer);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).toContain(`${BIN} --help`);
+    }
+    expect(existsSync(join(consumer, 'y.ts'))).toBe(false);
+  });
+
+  it('mock serves the packaged bundles on $PORT, answers the packaged client, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const child = spawn(binOf(consumer), ['mock', '--quiet'], {
+      cwd: consumer,
+      env: cleanEnv({ PORT: String(port) }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    mockProcess = child;
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`mock did not start in 30 s:\n${output}`)), 30_000);
+        const check = () => {
+          const match = /listening on (http:\/\/\S+)/.exec(output);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        };
+        child.stdout.on('data', check);
+        void exited.then((code) => reject(new Error(`mock exited ${code}:\n${output}`)));
+      });
+      expect(url).toBe(`http://127.0.0.1:${port}`);
+
+      await writeFile(
+        join(consumer, 'request.mjs'),
+        `import { createAdminClient } from '${PACKAGE}';
+const client = createAdminClient({ baseUrl: process.argv[2], token: 'test-token' });
+const { data, response } = await client.GET('/store/');
+console.log(JSON.stringify({ status: response.status, version: response.headers.get('x-service-api-version'), data }));
+`,
+      );
+      const { stdout } = await ok(process.execPath, ['request.mjs', url], consumer);
+      const answer = JSON.parse(stdout);
+      expect(answer.status).toBe(200);
+      expect(answer.version).toBe('2024-04-01');
+      expect(Array.isArray(answer.data) && typeof answer.data[0]?.name).toBe('string');
+      expect(output).toContain(`API versions ${VERSIONS.join(', ')}`);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    expect(await exited, 'exit status after SIGTERM').toBe(0);
+    clearTimeout(killer);
+    await expect(fetch(`http://127.0.0.1:${port}/store/`)).rejects.toThrow();
+  }, 60_000);
+
+  it('works without the optional peers until a command needs one, then prints an install hint', async () => {
+    const version = await ok(binOf(bare), ['--version'], bare);
+    expect(version.stdout).toContain(manifest.version);
+
+    const mock = await run(binOf(bare), ['mock', '--port', '0'], bare);
+    expect(mock.code).toBe(1);
+    expect(mock.stderr).toContain('"mock" needs @stoplight/prism-http');
+    expect(mock.stderr).toContain(
+      `npm install --save-dev @stoplight/prism-http@${manifest.peerDependencies['@stoplight/prism-http']}`,
+    );
+
+    const types = await run(binOf(bare), ['types', '--version', '2024-04-01', '--out', 'z.ts'], bare);
+    expect(types.code).toBe(1);
+    expect(types.stderr).toContain('"types" needs openapi-typescript');
+    expect(types.stderr).toContain(
+      `npm install --save-dev openapi-typescript@${manifest.peerDependencies['openapi-typescript']}`,
+    );
+    expect(existsSync(join(bare, 'z.ts'))).toBe(false);
+  });
+});
