@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Starts the Prism mock once on a free port for test/mock and test/conformance (inject('mockUrl')).
+    globalSetup: ['test/setup/mock.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },

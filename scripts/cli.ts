@@ -13,11 +13,11 @@
  * command that needs them: a missing one ends in an install hint, not a stack trace.
  * Exit status: 0 done, 1 the command failed, 2 bad usage.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { findPackageJson, formatVersion } from './lib/package-info.ts';
 import { type ApiVersion, VERSIONS } from './lib/versions.ts';
 
 const BIN = 'store-admin-contract';
@@ -46,27 +46,14 @@ class UsageError extends Error {}
 class CommandError extends Error {}
 
 interface Manifest {
-  name: string;
   version: string;
   peerDependencies?: Record<string, string>;
 }
 
-/** The package root: the nearest package.json of this package above this file (scripts/ in the repo, dist/bin/ once packed). */
-function findPackage(): { root: string; manifest: Manifest } {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const file = join(dir, 'package.json');
-    if (existsSync(file)) {
-      const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-      if (manifest.name === PACKAGE) return { root: dir, manifest };
-    }
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`cannot find the package.json of ${PACKAGE} above ${import.meta.url}`);
-    dir = parent;
-  }
-}
-
-const { root, manifest } = findPackage();
+// The package root: scripts/ in the repo, dist/bin/ once packed (package-info walks up to it).
+const manifestFile = findPackageJson();
+const root = dirname(manifestFile);
+const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Manifest;
 const bundleFile = (version: ApiVersion) => join(root, 'generated', 'openapi', `${version}.json`);
 
 /**
@@ -170,7 +157,7 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case '--version':
     case '-v':
-      console.log(`${PACKAGE} ${manifest.version}\nAPI versions: ${VERSIONS.join(', ')}`);
+      console.log(formatVersion());
       return;
     case undefined:
     case 'help':
