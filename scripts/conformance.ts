@@ -91,15 +91,21 @@ if (values.json) {
   console.log(
     `Contract check of ${report.baseUrl}: ${responses.length} operation calls${values['allow-writes'] ? ' (writes included)' : ' (read-only)'}`,
   );
+  const width = (pick: (c: (typeof report.checks)[number]) => string) =>
+    Math.max(0, ...report.checks.map((c) => pick(c).length));
+  const [pathWidth, operationWidth] = [width((c) => c.path), width((c) => c.operation)];
   for (const check of report.checks) {
     const mark = check.violations.length ? 'FAIL' : 'ok  ';
     const what = check.kind === 'auth' ? 'without token' : '';
     console.log(
-      `  ${mark} ${check.method.padEnd(6)} ${check.path.padEnd(44)} ${check.operation.padEnd(36)} ${check.version.padEnd(10)} ${String(check.status ?? '---')} ${what}`.trimEnd(),
+      `  ${mark} ${check.method.padEnd(6)} ${check.path.padEnd(pathWidth)}  ${check.operation.padEnd(operationWidth)}  ${check.version.padEnd(10)} ${String(check.status ?? '---')} ${what}`.trimEnd(),
     );
     for (const v of check.violations) console.log(`         ${v.field}: ${v.rule} — ${v.message}`);
   }
-  for (const skip of report.skipped) console.log(`  skip ${skip.operation} (${skip.version}): ${skip.reason}`);
+  if (report.skipped.length > 0) {
+    const names = report.skipped.map((s) => `${s.operation} (${s.version})`).join(', ');
+    console.log(`  skipped ${report.skipped.length} write operations (use --allow-writes to call them): ${names}`);
+  }
   const failing = new Set(report.violations.map((v) => `${v.operation} ${v.version}`)).size;
   console.log(
     report.violations.length === 0

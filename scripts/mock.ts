@@ -53,11 +53,17 @@ if (values.help) {
 }
 
 if (values.examples) {
-  for (const entry of listExamples(loadBundles(values['bundles-dir']))) {
+  const listing = listExamples(loadBundles(values['bundles-dir']));
+  const width = Math.max(...listing.map((entry) => entry.path.length));
+  console.log('Example names for "Prefer: example=<name>" (the first one is served by default):');
+  for (const entry of listing) {
     const codes = Object.entries(entry.examples)
-      .map(([code, names]) => `${code}: ${names.length ? names.join(', ') : '(no named example)'}`)
+      .filter(([, names]) => names.length > 0)
+      .map(([code, names]) => `${code}: ${names.join(', ')}`)
       .join('  ');
-    console.log(`${entry.version.padEnd(11)} ${entry.method.toUpperCase().padEnd(6)} ${entry.path.padEnd(48)} ${codes}`);
+    console.log(
+      `${entry.version.padEnd(11)} ${entry.method.toUpperCase().padEnd(6)} ${entry.path.padEnd(width)}  ${codes}`,
+    );
   }
   process.exit(0);
 }
@@ -65,7 +71,8 @@ if (values.examples) {
 const portText = values.port ?? process.env.PORT ?? String(DEFAULT_PORT);
 const portSource = values.port !== undefined ? '--port' : 'PORT';
 const port = Number(portText);
-if (!/^\d+$/.test(portText) || port > 65535) fail(`Invalid port "${portText}": set ${portSource} to a number from 0 to 65535.`);
+if (!/^\d+$/.test(portText) || port > 65535)
+  fail(`Invalid port "${portText}": set ${portSource} to a number from 0 to 65535.`);
 const host = values.host ?? process.env.HOST ?? DEFAULT_HOST;
 const dynamic = values.dynamic ?? false;
 const seed = values.seed ?? DEFAULT_SEED;
@@ -82,8 +89,10 @@ try {
   });
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') fail(`Port ${port} on ${host} is already in use: set PORT to another port (e.g. PORT=${port + 1} npm start).`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') fail(`Cannot listen on host "${host}": set HOST to a local address (e.g. HOST=127.0.0.1).`);
+  if (code === 'EADDRINUSE')
+    fail(`Port ${port} on ${host} is already in use: set PORT to another port (e.g. PORT=${port + 1} npm start).`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    fail(`Cannot listen on host "${host}": set HOST to a local address (e.g. HOST=127.0.0.1).`);
   if (code === 'EACCES') fail(`Not allowed to listen on port ${port}: set PORT to a port above 1023.`);
   fail(`The mock could not start: ${(error as Error).message}`);
 }
@@ -92,7 +101,9 @@ console.log(`Store admin API mock listening on ${mock.url}`);
 console.log(
   `  versions: ${mock.versions.join(', ')} (header X-Service-API-Version; without it, each endpoint's newest version)`,
 );
-console.log(`  ${mock.operations} operations, ${dynamic ? `dynamic data (seed "${seed}")` : 'examples'}; any "Authorization: Bearer <token>" is accepted`);
+console.log(
+  `  ${mock.operations} operations, ${dynamic ? `dynamic data (seed "${seed}")` : 'examples'}; any "Authorization: Bearer <token>" is accepted`,
+);
 console.log('  press Ctrl-C to stop');
 
 let stopping = false;

@@ -35,21 +35,26 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
   let middleware: Middleware[] = [];
   const clients = new Map<ApiVersion | undefined, Client<object>>();
 
+  const authorize = (request: Request, bearer: unknown, schemaPath: string) => {
+    if (typeof bearer !== 'string' || !bearer.trim()) {
+      throw new TypeError(`${request.method} ${schemaPath}: the token function returned no token`);
+    }
+    request.headers.set('Authorization', `Bearer ${bearer}`);
+  };
   const own = (version: ApiVersion | undefined): Middleware => ({
-    async onRequest({ request, schemaPath, params }) {
-      const value = versionOf(request.method, schemaPath, version);
-      for (const [, name = ''] of schemaPath.matchAll(PATH_PARAM)) {
-        const given = params.path?.[name];
-        if (given === undefined || given === null || String(given).trim() === '') {
-          throw new TypeError(`${request.method} ${schemaPath}: path parameter \`${name}\` is empty`);
+    onRequest({ request, schemaPath, params }) {
+      request.headers.set(VERSION_HEADER, versionOf(request.method, schemaPath, version));
+      if (schemaPath.includes('{')) {
+        for (const [, name = ''] of schemaPath.matchAll(PATH_PARAM)) {
+          const given = params.path?.[name];
+          if (given === undefined || given === null || String(given).trim() === '') {
+            throw new TypeError(`${request.method} ${schemaPath}: path parameter \`${name}\` is empty`);
+          }
         }
       }
-      const bearer = typeof token === 'function' ? await token() : token;
-      if (typeof bearer !== 'string' || !bearer.trim()) {
-        throw new TypeError(`${request.method} ${schemaPath}: the token function returned no token`);
-      }
-      request.headers.set('Authorization', `Bearer ${bearer}`);
-      request.headers.set(VERSION_HEADER, value);
+      // A string token is set at once; a token function is awaited, once per request.
+      if (typeof token !== 'function') return authorize(request, token, schemaPath);
+      return (async () => authorize(request, await token(), schemaPath))();
     },
   });
 

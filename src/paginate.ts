@@ -8,7 +8,7 @@
 import type { MaybeOptionalInit } from 'openapi-fetch';
 import { unwrap } from './errors.js';
 import type { RequestExtras } from './retry.js';
-import type { AdminClient, HttpMethod, InitParam, PathsWithMethod, ResponseData } from './types.js';
+import type { AdminClient, InitParam, PathsWithMethod, ResponseData } from './types.js';
 
 /** The GET paths whose response is a page envelope (`results`, `next`). */
 export type ListPath<Paths> = {
@@ -80,5 +80,3 @@ export function paginate<Paths, P extends ListPath<Paths>>(
     },
   };
 }
-
-export type { HttpMethod };

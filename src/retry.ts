@@ -46,7 +46,7 @@ export interface RetryEvent {
 
 /** Options accepted by the client and, to override them, by each call. */
 export interface RequestExtras {
-  /** Retry policy; `false` turns retries off. */
+  /** Retry policy (a call's options apply over the client's); `false` turns retries off. */
   retry?: Partial<RetryOptions> | false;
   /** Deadline of the whole call in ms, retries included (no deadline by default). */
   timeout?: number;
@@ -96,10 +96,13 @@ type Fetch = (request: Request) => Promise<Response>;
 
 /** Wraps `fetch` with the client's retry and timeout defaults; each request may override them. */
 export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Fetch {
+  const base = { ...DEFAULT_RETRY, ...(defaults.retry || undefined) };
   return async (request) => {
-    const { retry = defaults.retry, timeout = defaults.timeout } = request as Request & RequestExtras;
-    const options = { ...DEFAULT_RETRY, ...(retry || undefined) };
-    const attempts = retry !== false && options.methods.includes(request.method) ? options.attempts : 1;
+    // Options of the call (openapi-fetch copies unknown init keys onto the Request) over the client's.
+    const { retry, timeout = defaults.timeout } = request as Request & RequestExtras;
+    const options = retry ? { ...base, ...retry } : base;
+    const enabled = retry ?? defaults.retry ?? true;
+    const attempts = enabled !== false && options.methods.includes(request.method) ? options.attempts : 1;
     const signal =
       timeout === undefined ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(timeout)]);
     for (let attempt = 1; ; attempt++) {
@@ -118,7 +121,7 @@ export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Fetch {
       }
       let delay: number | undefined;
       if (response) {
-        requestOf.set(response, request);
+        if (!response.ok) requestOf.set(response, request); // for AdminApiError
         if (last || !options.statuses.includes(response.status)) return response;
         delay = retryAfterMs(response.headers.get('Retry-After'));
         if ((delay ?? 0) > options.maxRetryAfter) return response;

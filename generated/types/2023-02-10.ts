@@ -632,9 +632,15 @@ export interface components {
         };
         /** @description The metadata definition fields to change. Every field is optional. */
         MetadataDefinitionUpdateRequest: {
-            /** @description Whether the field is included in exports. Defaults to false. */
+            /**
+             * @description Whether the field is included in exports.
+             * @default false
+             */
             enable_export?: boolean;
-            /** @description Whether the field can be used as a filter. Defaults to false. */
+            /**
+             * @description Whether the field can be used as a filter.
+             * @default false
+             */
             enable_filter?: boolean;
             /** @description Display name of the field (at most 255 characters). */
             name?: string;

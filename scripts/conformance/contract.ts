@@ -35,7 +35,9 @@ export function explain(errors: readonly ErrorObject[]): ResponseViolation[] {
   const meaningful = errors.filter((e) => !(e.keyword === 'type' && e.params.type === 'null'));
   const kept = meaningful.filter((e) => {
     if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf') return true;
-    return !meaningful.some((other) => other !== e && other.instancePath.startsWith(e.instancePath) && other.keyword !== e.keyword);
+    return !meaningful.some(
+      (other) => other !== e && other.instancePath.startsWith(e.instancePath) && other.keyword !== e.keyword,
+    );
   });
   const seen = new Set<string>();
   const out: ResponseViolation[] = [];
@@ -88,7 +90,10 @@ export class Contract {
   }
 
   /** The declared response of a status (exact code, then `4XX`-style range, then `default`). */
-  declaredResponse(operation: BundleOperation, status: number): { code: string; pointer: string; response: Json } | undefined {
+  declaredResponse(
+    operation: BundleOperation,
+    status: number,
+  ): { code: string; pointer: string; response: Json } | undefined {
     const responses = operation.operation.responses ?? {};
     const code = [String(status), `${String(status)[0]}XX`, 'default'].find((c) => c in responses);
     if (code === undefined) return undefined;
@@ -115,14 +120,42 @@ export class Contract {
   }
 
   /**
-   * Validates one response of `operation`. `body` is the raw text; it is parsed when the declared
-   * content is JSON.
+   * Validates one response of `operation`. `bodyText` is the raw body; it is parsed when the
+   * declared content is JSON.
    */
   validateResponse(
     operation: BundleOperation,
     status: number,
     contentType: string | null,
     bodyText: string,
+  ): ResponseViolation[] {
+    return this.check(operation, status, contentType, (mediaType) => {
+      if (!/json/i.test(mediaType)) return { value: bodyText };
+      try {
+        return { value: JSON.parse(bodyText) };
+      } catch (error) {
+        return {
+          error: { field: 'body', rule: 'json', message: `body is not valid JSON: ${(error as Error).message}` },
+        };
+      }
+    });
+  }
+
+  /** Validates one response whose body is already parsed (e.g. the `data` of openapi-fetch). */
+  validateValue(
+    operation: BundleOperation,
+    status: number,
+    contentType: string | null,
+    value: unknown,
+  ): ResponseViolation[] {
+    return this.check(operation, status, contentType, () => ({ value }));
+  }
+
+  private check(
+    operation: BundleOperation,
+    status: number,
+    contentType: string | null,
+    read: (mediaType: string) => { value: unknown } | { error: ResponseViolation },
   ): ResponseViolation[] {
     const declared = this.declaredResponse(operation, status);
     if (!declared) {
@@ -144,20 +177,12 @@ export class Contract {
       ];
     }
     if (!content[mediaType]?.schema) return [];
-    let body: unknown;
-    if (/json/i.test(mediaType)) {
-      try {
-        body = JSON.parse(bodyText);
-      } catch (error) {
-        return [{ field: 'body', rule: 'json', message: `body is not valid JSON: ${(error as Error).message}` }];
-      }
-    } else {
-      body = bodyText;
-    }
+    const body = read(mediaType);
+    if ('error' in body) return [body.error];
     const validate = this.validatorAt(
       operation.version,
       `${declared.pointer}/content/${escapePointer(mediaType)}/schema`,
     );
-    return validate(body) ? [] : explain(validate.errors ?? []);
+    return validate(body.value) ? [] : explain(validate.errors ?? []);
   }
 }

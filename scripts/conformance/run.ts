@@ -107,7 +107,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     for (const operation of bundle.operations) {
       const write = !READ_METHODS.has(operation.method);
       if (write && !options.allowWrites) {
-        report.skipped.push({ operation: operation.operationId, version: bundle.version, reason: 'write (use --allow-writes)' });
+        report.skipped.push({
+          operation: operation.operationId,
+          version: bundle.version,
+          reason: 'write (use --allow-writes)',
+        });
         continue;
       }
       const path = buildPath(operation, bundle.document, params);
@@ -140,10 +144,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       try {
         const response = await call(true);
         const text = await response.text();
+        const found = contract.validateResponse(operation, response.status, response.headers.get('content-type'), text);
         record(
           'response',
           response.status,
-          contract.validateResponse(operation, response.status, response.headers.get('content-type'), text),
+          found.map((v) =>
+            v.rule === 'status' && text
+              ? { ...v, message: `${v.message}; body: ${text.replace(/\s+/g, ' ').slice(0, 200)}` }
+              : v,
+          ),
         );
       } catch (error) {
         record('response', null, [{ field: 'request', rule: 'network', message: describe(error) }]);
@@ -176,7 +185,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
 function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ? `${cause.code}: ${cause.message ?? ''}`.trim() : (error as Error).message;
+  if (cause?.code) return `${cause.code}: ${cause.message ?? ''}`.trim();
+  return cause?.message ? `${(error as Error).message}: ${cause.message}` : (error as Error).message;
 }
 
 export type { ApiVersion };

@@ -11,7 +11,7 @@ import { type ApiVersion, VERSIONS } from '../lib/versions.ts';
 // biome-ignore lint/suspicious/noExplicitAny: bundles are untyped JSON walked generically.
 export type Json = any;
 
-export { VERSIONS, type ApiVersion };
+export { type ApiVersion, VERSIONS };
 
 /** `generated/openapi/` of this package. */
 export const DEFAULT_BUNDLES_DIR = fileURLToPath(new URL('../../generated/openapi/', import.meta.url));
@@ -62,7 +62,14 @@ export function operationsOf(version: ApiVersion, document: Json): BundleOperati
       const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p: Json) =>
         deref(document, p),
       );
-      out.push({ version, method, path, operationId: operation.operationId ?? `${method} ${path}`, operation, parameters });
+      out.push({
+        version,
+        method,
+        path,
+        operationId: operation.operationId ?? `${method} ${path}`,
+        operation,
+        parameters,
+      });
     }
   }
   return out;

@@ -10,7 +10,8 @@
  *
  * `field` is `<where>.<path>` with `<where>` one of body, query, path, header; array indexes are
  * written `[i]`. `rule` is the JSON Schema keyword (type, enum, pattern, maxLength, maximum, format,
- * required...) or one of the mock's own: json (malformed body), version (unsupported version),
+ * required...) or one of the mock's own: json (malformed body), uri (malformed path escape),
+ * version (unsupported version),
  * security (missing/invalid bearer token), prefer (bad Prefer header).
  */
 import type { ServerResponse } from 'node:http';
@@ -66,6 +67,7 @@ export function normalizeViolation(violation: PrismViolation, headerNames: Reado
 export const PROBLEM_TYPES = {
   invalid: 'https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY',
   malformedJson: 'urn:store-admin-mock:malformed-json',
+  malformedUrl: 'urn:store-admin-mock:malformed-url',
   unsupportedVersion: 'urn:store-admin-mock:unsupported-version',
   unauthorized: 'urn:store-admin-mock:unauthorized',
   notFound: 'urn:store-admin-mock:not-found',

@@ -5,6 +5,15 @@
  *   ...
  *   await mock.close();
  */
-export { type Bundle, DEFAULT_BUNDLES_DIR, type ExampleListing, listExamples, loadBundles } from './bundles.ts';
+export {
+  type Bundle,
+  type BundleOperation,
+  DEFAULT_BUNDLES_DIR,
+  deref,
+  type ExampleListing,
+  type Json,
+  listExamples,
+  loadBundles,
+} from './bundles.ts';
 export { VERSION_HEADER } from './router.ts';
 export { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED, type MockOptions, type MockServer, startMock } from './server.ts';

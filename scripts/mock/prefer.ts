@@ -21,10 +21,17 @@ export function parsePrefer(header: string | undefined): PreferResult {
     if (!trimmed) continue;
     const equals = trimmed.indexOf('=');
     const key = (equals === -1 ? trimmed : trimmed.slice(0, equals)).trim().toLowerCase();
-    const value = equals === -1 ? '' : trimmed.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1');
+    const value =
+      equals === -1
+        ? ''
+        : trimmed
+            .slice(equals + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1');
     switch (key) {
       case 'code':
-        if (!/^[1-5]\d\d$/.test(value)) return { ok: false, message: `code must be an HTTP status code, got "${value}"` };
+        if (!/^[1-5]\d\d$/.test(value))
+          return { ok: false, message: `code must be an HTTP status code, got "${value}"` };
         preferences.code = Number(value);
         break;
       case 'example':
@@ -32,7 +39,8 @@ export function parsePrefer(header: string | undefined): PreferResult {
         preferences.example = value;
         break;
       case 'dynamic':
-        if (value !== 'true' && value !== 'false') return { ok: false, message: `dynamic must be true or false, got "${value}"` };
+        if (value !== 'true' && value !== 'false')
+          return { ok: false, message: `dynamic must be true or false, got "${value}"` };
         preferences.dynamic = value === 'true';
         break;
       case 'seed':

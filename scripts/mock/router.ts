@@ -39,13 +39,13 @@ interface CompiledPath<T> {
   methods: Map<string, Map<string, T>>;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** `/tickets/{id}/` → `^/tickets/[^/]+/$` */
-export function templateToRegExp(template: string): RegExp {
+/** `/tickets/{id}/` → `^/tickets/[^/]+/$` (with `capture`, each parameter is a group). */
+export function templateToRegExp(template: string, capture = false): RegExp {
   const source = template
     .split(/(\{[^}/]+\})/)
-    .map((part) => (/^\{[^}/]+\}$/.test(part) ? '[^/]+' : escape(part)))
+    .map((part) => (/^\{[^}/]+\}$/.test(part) ? (capture ? '([^/]+)' : '[^/]+') : escapeRegExp(part)))
     .join('');
   return new RegExp(`^${source}$`);
 }
@@ -97,7 +97,11 @@ export function createRouter<T>(entries: readonly RouteEntry<T>[], versionOrder:
       }
       const byVersion = compiled.methods.get(method);
       if (!byVersion) {
-        return { kind: 'method-not-allowed', allow: [...compiled.methods.keys()].map((m) => m.toUpperCase()), path: compiled.path };
+        return {
+          kind: 'method-not-allowed',
+          allow: [...compiled.methods.keys()].map((m) => m.toUpperCase()).sort(),
+          path: compiled.path,
+        };
       }
       const requested = versionHeader?.trim();
       if (!requested) {
@@ -106,7 +110,13 @@ export function createRouter<T>(entries: readonly RouteEntry<T>[], versionOrder:
       }
       const target = byVersion.get(requested);
       if (target === undefined) {
-        return { kind: 'unsupported-version', received: requested, allowed: [...byVersion.keys()], method, path: compiled.path };
+        return {
+          kind: 'unsupported-version',
+          received: requested,
+          allowed: [...byVersion.keys()],
+          method,
+          path: compiled.path,
+        };
       }
       return { kind: 'matched', version: requested, defaulted: false, path: compiled.path, target };
     },

@@ -1,0 +1,132 @@
+/**
+ * `npm run conformance`: contract testing of a running server. Against the mock it finds nothing;
+ * against a deliberately wrong server it reports each break (operation, version, field, rule) and
+ * exits 1.
+ */
+import { spawn } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { runConformance } from '../../scripts/conformance/run.ts';
+import { DEFECTS, startWrongServer } from './wrong-server.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [TSX, 'scripts/conformance.ts', ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let wrong: Awaited<ReturnType<typeof startWrongServer>>;
+beforeAll(async () => {
+  wrong = await startWrongServer();
+});
+afterAll(async () => {
+  await wrong?.close();
+});
+
+describe('against the mock', () => {
+  it('finds no violation in the read-only operations, and skips the writes', async () => {
+    const report = await runConformance({ baseUrl: inject('mockUrl'), token: 't' });
+    expect(report.violations).toEqual([]);
+    const responses = report.checks.filter((c) => c.kind === 'response');
+    expect(responses.map((c) => c.method)).toEqual(responses.map(() => 'GET'));
+    expect(responses).toHaveLength(9);
+    expect(report.checks.filter((c) => c.kind === 'auth').map((c) => c.status)).toEqual(responses.map(() => 401));
+    expect(report.skipped).toHaveLength(11);
+  });
+
+  it('finds no violation in any operation with --allow-writes', async () => {
+    const report = await runConformance({ baseUrl: `${inject('mockUrl')}/`, token: 't', allowWrites: true });
+    expect(report.violations).toEqual([]);
+    expect(report.checks.filter((c) => c.kind === 'response')).toHaveLength(20);
+    expect(report.skipped).toEqual([]);
+  });
+
+  it('exits 0 from the command line', async () => {
+    const result = await runCli(['--base-url', inject('mockUrl'), '--token', 't']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('All responses conform to the contract.');
+  });
+});
+
+describe('against a deliberately wrong server', () => {
+  it('reports each break with its operation, version, field and rule, and nothing else', async () => {
+    const report = await runConformance({ baseUrl: wrong.url, token: 't', allowWrites: true });
+    for (const defect of DEFECTS) expect(report.violations).toContainEqual(expect.objectContaining(defect));
+    const broken = new Set(DEFECTS.map((d) => `${d.operation} ${d.version}`));
+    expect(report.violations.filter((v) => !broken.has(`${v.operation} ${v.version}`))).toEqual([]);
+  });
+
+  it('only reads without --allow-writes', async () => {
+    wrong.requested.length = 0;
+    await runConformance({ baseUrl: wrong.url, token: 't' });
+    expect(wrong.requested.length).toBeGreaterThan(0);
+    expect(wrong.requested.filter((r) => !r.startsWith('GET '))).toEqual([]);
+  });
+
+  it('fills path parameters from --param, per operation or for all', async () => {
+    wrong.requested.length = 0;
+    const result = await runCli([
+      '--base-url',
+      wrong.url,
+      '--token',
+      't',
+      '--param',
+      'getTicket.id=77',
+      '--param',
+      'id=5',
+    ]);
+    expect(wrong.requested).toContain('GET /tickets/77/');
+    expect(wrong.requested).toContain('GET /stockrecords/5/');
+    expect(result.code).toBe(1);
+  });
+
+  it('exits 1 from the command line, printing each violation', async () => {
+    const result = await runCli(['--base-url', wrong.url, '--token', 't', '--version', '2024-04-01']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/FAIL GET\s+\/store\/\s+getStore/);
+    expect(result.stdout).toContain('body[0].name: type');
+    expect(result.stdout).toContain('header.Authorization: security');
+    expect(result.stdout).not.toContain('getTicket');
+  });
+
+  it('prints a JSON report with --json', async () => {
+    const result = await runCli(['--base-url', wrong.url, '--token', 't', '--json', '--version', 'unstable']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout).violations).toEqual([
+      expect.objectContaining({ operation: 'getTicket', field: 'status', rule: 'status' }),
+    ]);
+  });
+});
+
+describe('usage', () => {
+  it('exits 2 and explains when the base URL or token is missing', async () => {
+    const result = await runCli(['--token', 't']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Missing --base-url.');
+    expect(result.stderr).toContain('Usage: npm run conformance');
+  });
+
+  it('reports an unreachable server as a violation', async () => {
+    // A port just released by a server nobody connected to (no keep-alive socket to reuse).
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const report = await runConformance({ baseUrl: `http://127.0.0.1:${port}`, token: 't', versions: ['unstable'] });
+    expect(report.violations[0]).toMatchObject({ field: 'request', rule: 'network', operation: 'getTicket' });
+    expect(report.violations[0]?.message).toContain('ECONNREFUSED');
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * What a valid request gets: the operation's realistic example by default, another named example
+ * with `Prefer: example=<name>`, a declared status with `Prefer: code=<status>`, and generated data
+ * in dynamic mode (`--dynamic` / `Prefer: dynamic=true`), repeatable with a seed.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { Contract } from '../../scripts/conformance/contract.ts';
+import { buildPath, requestExample } from '../../scripts/conformance/run.ts';
+import { deref, type Json, listExamples, loadBundles, type MockServer, startMock } from '../../scripts/mock/index.ts';
+import { call } from './http.ts';
+
+const bundles = loadBundles();
+const contract = new Contract(bundles);
+const operations = bundles.flatMap((bundle) =>
+  bundle.operations.map((operation) => ({
+    name: `${operation.operationId} (${bundle.version})`,
+    operation,
+    document: bundle.document,
+    version: bundle.version,
+    method: operation.method.toUpperCase(),
+    url: buildPath(operation, bundle.document, {}),
+    body: requestExample(operation, bundle.document),
+  })),
+);
+
+/** Every named 200 example: `Prefer: example=<name>` must return exactly its value. */
+const namedExamples = listExamples(bundles).flatMap((listing) => {
+  const entry = operations.find(
+    (o) => o.version === listing.version && o.operation.operationId === listing.operationId,
+  );
+  if (!entry) return [];
+  return (listing.examples['200'] ?? []).map((name) => {
+    const media = deref(entry.document, entry.operation.operation.responses['200']).content['application/json'];
+    return { ...entry, example: name, value: deref(entry.document, media.examples[name]).value as Json };
+  });
+});
+
+describe('examples', () => {
+  it('every operation has at least one named example', () => {
+    expect(new Set(namedExamples.map((e) => e.name)).size).toBe(operations.length);
+  });
+
+  it.each(operations)('$name answers its first example by default, valid against its schema', async (o) => {
+    const response = await call(o.method, o.url, { version: o.version, ...(o.body !== undefined && { body: o.body }) });
+    expect(response.status).toBe(200);
+    expect(
+      contract.validateResponse(o.operation, response.status, response.headers.get('content-type'), response.text),
+    ).toEqual([]);
+    expect(response.headers.get('sl-violations')).toBeNull();
+    const first = namedExamples.find((e) => e.name === o.name);
+    expect(response.json).toEqual(first?.value);
+  });
+
+  it.each(namedExamples)('$name with Prefer: example=$example returns that example', async (e) => {
+    const response = await call(e.method, e.url, {
+      version: e.version,
+      headers: { Prefer: `example=${e.example}` },
+      ...(e.body !== undefined && { body: e.body }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual(e.value);
+  });
+
+  it('answers 404 naming the available examples for an unknown example name', async () => {
+    const response = await call('GET', '/subscriptions/', { headers: { Prefer: 'example=cancelled' } });
+    expect(response.status).toBe(404);
+    expect(response.json.detail).toContain('cancelled');
+    expect(response.json.detail).toContain('active, past_due');
+  });
+
+  it('answers a declared status with Prefer: code, and 404 naming the declared ones otherwise', async () => {
+    const unauthorized = await call('GET', '/store/', { headers: { Prefer: 'code=401' } });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('www-authenticate')).toContain('Bearer');
+    expect(unauthorized.json.detail).toContain('Prefer: code=401');
+    const undeclared = await call('GET', '/store/', { headers: { Prefer: 'code=404' } });
+    expect(undeclared.status).toBe(404);
+    expect(undeclared.json.detail).toContain('200 (examples: store)');
+  });
+
+  it('refuses a Prefer header it cannot use, naming it', async () => {
+    const response = await call('GET', '/store/', { headers: { Prefer: 'code=teapot' } });
+    expect(response.status).toBe(400);
+    expect(response.json.validation).toEqual([expect.objectContaining({ field: 'header.Prefer', rule: 'prefer' })]);
+  });
+
+  it('still validates the request when an example is picked', async () => {
+    const response = await call('POST', '/gift-cards/', {
+      headers: { Prefer: 'example=eur' },
+      body: { currency: 'EURO', initial: '1' },
+    });
+    expect(response.status).toBe(422);
+  });
+});
+
+describe('dynamic mode', () => {
+  let dynamic: MockServer;
+  beforeAll(async () => {
+    dynamic = await startMock({ port: 0, dynamic: true });
+  });
+  afterAll(async () => {
+    await dynamic?.close();
+  });
+
+  /** The properties a schema declares at the top level, through `allOf` (items of an array response). */
+  const declaredKeys = (o: (typeof operations)[number]) => {
+    const keysOf = (node: Json): string[] => {
+      const schema = deref(o.document, node);
+      if ([schema.type].flat().includes('array')) return keysOf(schema.items);
+      return [...Object.keys(schema.properties ?? {}), ...(schema.allOf ?? []).flatMap(keysOf)];
+    };
+    return keysOf(deref(o.document, o.operation.operation.responses['200']).content['application/json'].schema);
+  };
+  const topLevel = (body: Json) => (Array.isArray(body) ? (body[0] ?? {}) : body);
+
+  it.each(operations)('$name generates data valid against its schema, repeatably, without extra fields', async (o) => {
+    const options = { baseUrl: dynamic.url, version: o.version, ...(o.body !== undefined && { body: o.body }) };
+    const first = await call(o.method, o.url, options);
+    expect(first.status).toBe(200);
+    expect(contract.validateResponse(o.operation, first.status, first.headers.get('content-type'), first.text)).toEqual(
+      [],
+    );
+    const again = await call(o.method, o.url, options);
+    expect(again.text).toBe(first.text);
+    const keys = Object.keys(topLevel(first.json));
+    expect(keys.filter((k) => !declaredKeys(o).includes(k))).toEqual([]);
+  });
+
+  it('gives other data with another seed, and examples again with Prefer: dynamic=false', async () => {
+    const seeded = await call('GET', '/store/', { baseUrl: dynamic.url });
+    const reseeded = await call('GET', '/store/', { baseUrl: dynamic.url, headers: { Prefer: 'seed=another' } });
+    expect(reseeded.status).toBe(200);
+    expect(reseeded.text).not.toBe(seeded.text);
+    const example = await call('GET', '/store/', { baseUrl: dynamic.url, headers: { Prefer: 'dynamic=false' } });
+    const fromSuiteMock = await call('GET', '/store/', { baseUrl: inject('mockUrl') });
+    expect(example.json).toEqual(fromSuiteMock.json);
+  });
+
+  it('lets a request of the example server ask for generated data', async () => {
+    const generated = await call('GET', '/store/', { headers: { Prefer: 'dynamic=true' } });
+    const example = await call('GET', '/store/');
+    expect(generated.status).toBe(200);
+    expect(generated.text).not.toBe(example.text);
+  });
+});

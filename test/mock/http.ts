@@ -1,0 +1,52 @@
+/** Raw HTTP calls to the suite's mock (test/setup/mock.ts), for the cases a typed client cannot send. */
+import { inject } from 'vitest';
+import { VERSION_HEADER } from '../../scripts/mock/index.ts';
+
+export interface CallOptions {
+  /** `X-Service-API-Version`; `null` sends none. Default: none. */
+  version?: string | null;
+  /** Bearer token; `null` sends no Authorization; a string starting with a scheme is sent as is. */
+  token?: string | null;
+  authorization?: string;
+  query?: string;
+  /** JSON-encoded unless `raw` is set. */
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+  baseUrl?: string;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely.
+  json: any;
+  text: string;
+}
+
+export async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.version) headers[VERSION_HEADER] = options.version;
+  if (options.authorization !== undefined) headers.Authorization = options.authorization;
+  else if (options.token !== null) headers.Authorization = `Bearer ${options.token ?? 'test-token'}`;
+  let body: string | undefined;
+  if (options.raw !== undefined) body = options.raw;
+  else if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
+    headers['Content-Type'] = 'application/json';
+  }
+  const base = options.baseUrl ?? inject('mockUrl');
+  const response = await fetch(`${base}${path}${options.query ? `?${options.query}` : ''}`, {
+    method,
+    headers,
+    ...(body !== undefined && { body }),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}

@@ -1,0 +1,72 @@
+/**
+ * startMock's options as the package bin and a test setup use them: another bundles directory
+ * (only the versions found are served), the request log, and the response check that reports a
+ * broken example in `sl-violations`.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BUNDLES_DIR, type MockServer, startMock } from '../../scripts/mock/index.ts';
+import { call } from './http.ts';
+
+describe('startMock({ bundlesDir, log })', () => {
+  let dir: string;
+  let mock: MockServer;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mock-bundles-'));
+    for (const version of ['2024-04-01', '2023-02-10']) {
+      cpSync(join(DEFAULT_BUNDLES_DIR, `${version}.json`), join(dir, `${version}.json`));
+    }
+    // A broken example: the store's name becomes a number.
+    const file = join(dir, '2024-04-01.json');
+    const bundle = JSON.parse(readFileSync(file, 'utf8'));
+    const store = Object.values<{ value: { name: unknown }[] }>(bundle.components.examples).find(
+      (example) => Array.isArray(example.value) && example.value[0] && 'tagline' in example.value[0],
+    );
+    if (!store?.value[0]) throw new Error('no store example in the bundle');
+    store.value[0].name = 42;
+    writeFileSync(file, JSON.stringify(bundle));
+    mock = await startMock({ port: 0, bundlesDir: dir, log: (line) => lines.push(line) });
+  });
+  afterAll(async () => {
+    await mock?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves only the versions found in the directory', async () => {
+    expect(mock.versions).toEqual(['2024-04-01', '2023-02-10']);
+    expect(mock.operations).toBe(18);
+    const ticket = await call('GET', '/tickets/1/', { baseUrl: mock.url });
+    expect(ticket.status).toBe(405);
+  });
+
+  it('reports a response that breaks its own schema in sl-violations', async () => {
+    const response = await call('GET', '/store/', { baseUrl: mock.url });
+    expect(response.status).toBe(200);
+    const violations = JSON.parse(response.headers.get('sl-violations') ?? '[]');
+    expect(violations).toContainEqual(expect.objectContaining({ location: ['response', 'body', '0', 'name'] }));
+  });
+
+  it('logs one line per request with the version that served it', async () => {
+    await call('GET', '/subscriptions/', { baseUrl: mock.url, version: '2023-02-10' });
+    await call('GET', '/subscriptions/', { baseUrl: mock.url, version: 'unstable' });
+    expect(lines).toContainEqual(expect.stringMatching(/^GET \/subscriptions\/ \[2023-02-10\] 200 [\d.]+ ms$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^GET \/subscriptions\/ \[unstable\] 400 /));
+  });
+
+  it('fails to start, naming the directory, when it holds no bundle', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'mock-empty-'));
+    try {
+      await expect(startMock({ port: 0, bundlesDir: empty })).rejects.toThrow(empty);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects with EADDRINUSE on a busy port, leaving nothing open', async () => {
+    await expect(startMock({ port: mock.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+});

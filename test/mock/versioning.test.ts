@@ -1,0 +1,121 @@
+/**
+ * One port, every version: the X-Service-API-Version header selects the version as on the real
+ * API, a request without it gets the endpoint's newest version (echoed in the response header), and
+ * a version the endpoint does not list is refused with the allowed values.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildPath, requestExample } from '../../scripts/conformance/run.ts';
+import { VERSIONS } from '../../scripts/lib/versions.ts';
+import { loadBundles, VERSION_HEADER } from '../../scripts/mock/index.ts';
+import { call } from './http.ts';
+
+const bundles = loadBundles();
+
+/** Each (method, path) once, with the versions listing it in newest-first order. */
+const endpoints = (() => {
+  const byKey = new Map<string, { method: string; path: string; url: string; versions: string[]; body: unknown }>();
+  for (const bundle of bundles) {
+    for (const operation of bundle.operations) {
+      const key = `${operation.method} ${operation.path}`;
+      const entry = byKey.get(key) ?? {
+        method: operation.method.toUpperCase(),
+        path: operation.path,
+        url: buildPath(operation, bundle.document, {}),
+        versions: [],
+        body: requestExample(operation, bundle.document),
+      };
+      entry.versions.push(bundle.version);
+      byKey.set(key, entry);
+    }
+  }
+  return [...byKey.values()];
+})();
+
+describe('version routing', () => {
+  it('serves the 19 operations of the three versions', () => {
+    expect(endpoints).toHaveLength(19);
+    expect(bundles.map((b) => b.version)).toEqual([...VERSIONS]);
+  });
+
+  it('answers GET /subscriptions/ with the 2024-04-01 shape under 2024-04-01', async () => {
+    const response = await call('GET', '/subscriptions/', { version: '2024-04-01' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get(VERSION_HEADER)).toBe('2024-04-01');
+    const [subscription] = response.json.results;
+    expect(subscription).not.toHaveProperty('is_tax_known');
+    expect(subscription.lines[0]).toHaveProperty('product_id');
+    expect(subscription.lines[0]).toHaveProperty('variant_title');
+    expect(subscription.lines[0]).not.toHaveProperty('stockrecord');
+  });
+
+  it('answers GET /subscriptions/ with the older shape under 2023-02-10', async () => {
+    const response = await call('GET', '/subscriptions/', { version: '2023-02-10' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get(VERSION_HEADER)).toBe('2023-02-10');
+    const [subscription] = response.json.results;
+    expect(subscription).toHaveProperty('is_tax_known');
+    expect(subscription.lines[0]).toHaveProperty('product.categories');
+    expect(subscription.lines[0]).toHaveProperty('stockrecord.partner_sku');
+    expect(subscription.lines[0]).not.toHaveProperty('product_id');
+    expect(subscription.lines[0]).not.toHaveProperty('sku');
+  });
+
+  it('reads the header case-insensitively', async () => {
+    const response = await call('GET', '/subscriptions/', { headers: { 'x-service-api-version': '2023-02-10' } });
+    expect(response.headers.get(VERSION_HEADER)).toBe('2023-02-10');
+  });
+
+  it.each(endpoints)(
+    'without the header, $method $path gets its newest version, echoed back',
+    async ({ method, url, versions, body }) => {
+      const response = await call(method, url, { version: null, ...(body !== undefined && { body }) });
+      expect(response.status).toBe(200);
+      expect(response.headers.get(VERSION_HEADER)).toBe(versions[0]);
+    },
+  );
+
+  it.each(endpoints)('$method $path refuses the versions it does not list', async ({ method, url, versions, body }) => {
+    const refused = [...VERSIONS.filter((v) => !versions.includes(v)), '2022-01-01', 'latest'];
+    for (const version of refused) {
+      const response = await call(method, url, { version, ...(body !== undefined && { body }) });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toBe('application/problem+json');
+      expect(response.json).toMatchObject({
+        title: 'Unsupported API version',
+        header: VERSION_HEADER,
+        received: version,
+        allowed: versions,
+      });
+      expect(response.json.validation).toEqual([
+        expect.objectContaining({ field: `header.${VERSION_HEADER}`, rule: 'version' }),
+      ]);
+      expect(response.json.detail).toContain(VERSION_HEADER);
+      for (const allowed of versions) expect(response.json.detail).toContain(allowed);
+    }
+  });
+
+  it.each(endpoints)('$method $path answers under each version it lists', async ({ method, url, versions, body }) => {
+    for (const version of versions) {
+      const response = await call(method, url, { version, ...(body !== undefined && { body }) });
+      expect(response.status).toBe(200);
+      expect(response.headers.get(VERSION_HEADER)).toBe(version);
+    }
+  });
+});
+
+describe('unknown routes', () => {
+  it('answers 404 for an unknown path, with a hint when only the trailing slash is missing', async () => {
+    const unknown = await call('GET', '/customers/');
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toBe('application/problem+json');
+    const noSlash = await call('GET', '/store');
+    expect(noSlash.status).toBe(404);
+    expect(noSlash.json.detail).toContain('Did you mean /store/?');
+  });
+
+  it('answers 405 with Allow for a method the path does not have', async () => {
+    const response = await call('DELETE', '/tickets/1/');
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, PATCH');
+  });
+});
