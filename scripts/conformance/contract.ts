@@ -6,7 +6,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { type ApiVersion, type Bundle, type BundleOperation, deref, type Json } from '../mock/bundles.ts';
+import { type ApiVersion, type Bundle, type BundleOperation, deref, type Json } from '../lib/bundles.ts';
 
 export interface ResponseViolation {
   field: string;

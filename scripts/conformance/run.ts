@@ -8,7 +8,7 @@
  * - Path parameters come from `params` (`id=5`, or per operation `getTicket.id=5`), else from the
  *   contract's parameter examples.
  */
-import { type ApiVersion, type BundleOperation, deref, type Json, loadBundles } from '../mock/bundles.ts';
+import { type ApiVersion, type BundleOperation, deref, type Json, loadBundles } from '../lib/bundles.ts';
 import { VERSION_HEADER } from '../mock/router.ts';
 import { Contract, type ResponseViolation } from './contract.ts';
 

@@ -14,6 +14,6 @@ export {
   type Json,
   listExamples,
   loadBundles,
-} from './bundles.ts';
+} from '../lib/bundles.ts';
 export { VERSION_HEADER } from './router.ts';
 export { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED, type MockOptions, type MockServer, startMock } from './server.ts';

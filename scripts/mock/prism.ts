@@ -5,7 +5,7 @@
 import { createRequire } from 'node:module';
 import { createInstance, getHttpOperationsFromSpec, type IHttpConfig } from '@stoplight/prism-http';
 import type { IHttpOperation } from '@stoplight/types';
-import { type Bundle, deref, type Json, listExamples } from './bundles.ts';
+import { type Bundle, deref, type Json, listExamples } from '../lib/bundles.ts';
 import type { PrismViolation, Violation } from './errors.ts';
 import { templateToRegExp } from './router.ts';
 

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { IPrismDiagnostic } from '@stoplight/prism-core';
 import type { IHttpConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
-import { DEFAULT_BUNDLES_DIR, loadBundles } from './bundles.ts';
+import { DEFAULT_BUNDLES_DIR, loadBundles } from '../lib/bundles.ts';
 import { answerPreflight, isPreflight, setCorsHeaders } from './cors.ts';
 import { PROBLEM_TYPES, problem, sendJson, sendProblem } from './errors.ts';
 import { parsePrefer } from './prefer.ts';

@@ -3,30 +3,18 @@
  * against a deliberately wrong server it reports each break (operation, version, field, rule) and
  * exits 1.
  */
-import { spawn } from 'node:child_process';
 import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runConformance } from '../../scripts/conformance/run.ts';
+import { runProcess } from '../helpers/process.ts';
 import { DEFECTS, startWrongServer } from './wrong-server.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TSX, 'scripts/conformance.ts', ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = (args: string[]) =>
+  runProcess(process.execPath, [TSX, 'scripts/conformance.ts', ...args], { cwd: ROOT });
 
 let wrong: Awaited<ReturnType<typeof startWrongServer>>;
 beforeAll(async () => {

@@ -4,44 +4,11 @@
  * its sample panels, an external resource the page needs (it must work offline). Shared by the
  * docs test and its negative control (a doctored bundle the checker must flag).
  */
-// biome-ignore-all lint/performance/useDomNodeTextContent: the check reads the text as rendered (what a reader sees), not the DOM's.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import type { Browser } from '../helpers/browser.ts';
 import { deref, type Json } from '../helpers/bundles.ts';
 
-/** Debian's chromium (TOOLCHAIN.md: no browser download works here); CHROMIUM_PATH overrides. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export interface Browser {
-  context: BrowserContext;
-  close(): Promise<void>;
-}
-
-/** A headless Chromium with a fresh profile, flags per TOOLCHAIN.md (playwright adds --headless). */
-export async function launchBrowser(): Promise<Browser> {
-  const profile = await mkdtemp(join(tmpdir(), 'docs-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1400, height: 1000 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
-}
+export { type Browser, CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 
 export interface ExpectedOperation {
   operationId: string;

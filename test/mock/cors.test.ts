@@ -2,14 +2,12 @@
  * CORS: a browser app on another origin calls the mock, preflight included. Checked on the wire
  * (the headers) and in a real headless Chromium (a page on another origin fetching the mock).
  */
+
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
 import { call } from './http.ts';
 
 const ORIGIN = 'http://localhost:5173';
@@ -48,8 +46,6 @@ describe('CORS headers', () => {
   });
 });
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 describe.skipIf(!existsSync(CHROMIUM))('CORS in a browser', () => {
   let page: Server;
   let pageUrl: string;
@@ -67,18 +63,7 @@ describe.skipIf(!existsSync(CHROMIUM))('CORS in a browser', () => {
   });
 
   it('lets a page on another origin call the mock with a token, a version and a JSON body', async () => {
-    const profile = await mkdtemp(join(tmpdir(), 'mock-cors-chromium-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    const { context, close } = await launchBrowser();
     try {
       const tab = await context.newPage();
       await tab.goto(pageUrl);
@@ -105,8 +90,7 @@ describe.skipIf(!existsSync(CHROMIUM))('CORS in a browser', () => {
       expect(results.refused.status).toBe(422);
       expect(results.refused.body.validation[0]).toMatchObject({ field: 'body.title', rule: 'maxLength' });
     } finally {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
+      await close();
     }
   });
 });

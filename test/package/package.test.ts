@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSIONS } from '../../scripts/lib/versions.ts';
+import { type Run, runProcess } from '../helpers/process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = '@store-admin/contract';
@@ -27,12 +28,6 @@ const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) 
 };
 const PEERS = ['typescript@5.9.3', '@stoplight/prism-http@5.12.0', 'openapi-typescript@7.13.0'];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** The environment without what an enclosing `npm test` exports (its prefix, package, lifecycle). */
 const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...Object.fromEntries(
@@ -43,26 +38,8 @@ const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...extra,
 });
 
-/** Runs a command to its end (never throws on a non-zero exit: tests assert on `code`). */
-function run(command: string, args: string[], cwd: string, timeoutMs = 240_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (command: string, args: string[], cwd: string): Promise<Run> =>
+  runProcess(command, args, { cwd, env: cleanEnv() });
 
 async function ok(command: string, args: string[], cwd: string): Promise<Run> {
   const result = await run(command, args, cwd);

@@ -1,12 +1,12 @@
 /**
  * Loads the generated version bundles (`<dir>/<version>.json`) and lists their operations. Shared
- * by the mock (routing, example names) and the conformance runner (response validation).
+ * by the mock (routing, example names), the conformance runner (response validation) and the tests.
  * The bundles are plain JSON with internal `#/components/...` refs only (Redocly's output).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ApiVersion, VERSIONS } from '../lib/versions.ts';
+import { type ApiVersion, VERSIONS } from './versions.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: bundles are untyped JSON walked generically.
 export type Json = any;
