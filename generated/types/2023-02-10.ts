@@ -146,7 +146,7 @@ export interface components {
          *     value; pass it as the `cursor` parameter. Their value at the last (first) page is not shown in
          *     the source: `null` or an absent value ends the walk.
          */
-        Page: {
+        PageEnvelope: {
             /** @description URL of the next page (carries a `cursor` query value); null or absent on the last page. */
             next: components["schemas"]["Url"];
             /** @description URL of the previous page (carries a `cursor` query value); null or absent on the first page. */
@@ -376,7 +376,7 @@ export interface components {
             user: components["schemas"]["User"] | null;
         };
         /** @description One page of subscriptions (version 2023-02-10 shape). */
-        SubscriptionPageV20230210: components["schemas"]["Page"] & {
+        SubscriptionPageV20230210: components["schemas"]["PageEnvelope"] & {
             results: components["schemas"]["SubscriptionV20230210"][] | null;
         };
         /** @description Any JSON value; its type is not shown in the source. */
@@ -1372,7 +1372,7 @@ export interface operations {
 
 // Named aliases of the schemas of version 2023-02-10.
 export type Url = components['schemas']['Url'];
-export type Page = components['schemas']['Page'];
+export type PageEnvelope = components['schemas']['PageEnvelope'];
 export type Id = components['schemas']['Id'];
 export type Agent = components['schemas']['Agent'];
 export type FreeFormObject = components['schemas']['FreeFormObject'];

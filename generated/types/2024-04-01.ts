@@ -312,7 +312,7 @@ export interface components {
          *     value; pass it as the `cursor` parameter. Their value at the last (first) page is not shown in
          *     the source: `null` or an absent value ends the walk.
          */
-        Page: {
+        PageEnvelope: {
             /** @description URL of the next page (carries a `cursor` query value); null or absent on the last page. */
             next: components["schemas"]["Url"];
             /** @description URL of the previous page (carries a `cursor` query value); null or absent on the first page. */
@@ -498,7 +498,7 @@ export interface components {
             user: components["schemas"]["User"] | null;
         };
         /** @description One page of subscriptions (version 2024-04-01 shape). */
-        SubscriptionPage: components["schemas"]["Page"] & {
+        SubscriptionPage: components["schemas"]["PageEnvelope"] & {
             results: components["schemas"]["Subscription"][] | null;
         };
         /** @description Any JSON value; its type is not shown in the source. */
@@ -585,7 +585,7 @@ export interface components {
             user: components["schemas"]["User"] | null;
         };
         /** @description One page of transactions (full form). */
-        TransactionPage: components["schemas"]["Page"] & {
+        TransactionPage: components["schemas"]["PageEnvelope"] & {
             results: components["schemas"]["Transaction"][] | null;
         };
         /** @description Postal address of a location. */
@@ -701,7 +701,7 @@ export interface components {
             updated_at: components["schemas"]["Timestamp"];
         };
         /** @description One page of fulfillment orders. */
-        FulfillmentOrderPage: components["schemas"]["Page"] & {
+        FulfillmentOrderPage: components["schemas"]["PageEnvelope"] & {
             results: components["schemas"]["FulfillmentOrder"][] | null;
         };
         /** @description Where to move the fulfillment order, and optionally which of its lines. */
@@ -1208,7 +1208,7 @@ export interface components {
             timezone: string | null;
         };
         /** @description The page to store. `title` is required; the other fields are optional. */
-        StorefrontPageUpdateRequest: {
+        PageUpdateRequest: {
             /** @description Title of the page (at most 200 characters). */
             title: string;
             /** @description Body of the page. */
@@ -1230,7 +1230,7 @@ export interface components {
             template?: string;
         };
         /** @description A storefront content page. */
-        StorefrontPage: {
+        Page: {
             /** @description Body of the page. */
             content: string | null;
             id: components["schemas"]["Id"];
@@ -2265,7 +2265,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["StorefrontPageUpdateRequest"];
+                "application/json": components["schemas"]["PageUpdateRequest"];
             };
         };
         responses: {
@@ -2275,7 +2275,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StorefrontPage"];
+                    "application/json": components["schemas"]["Page"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2285,7 +2285,7 @@ export interface operations {
 
 // Named aliases of the schemas of version 2024-04-01.
 export type Url = components['schemas']['Url'];
-export type Page = components['schemas']['Page'];
+export type PageEnvelope = components['schemas']['PageEnvelope'];
 export type Id = components['schemas']['Id'];
 export type Agent = components['schemas']['Agent'];
 export type FreeFormObject = components['schemas']['FreeFormObject'];
@@ -2344,5 +2344,5 @@ export type CodeLabel = components['schemas']['CodeLabel'];
 export type StoreContactAddress = components['schemas']['StoreContactAddress'];
 export type StorePayments = components['schemas']['StorePayments'];
 export type Store = components['schemas']['Store'];
-export type StorefrontPageUpdateRequest = components['schemas']['StorefrontPageUpdateRequest'];
-export type StorefrontPage = components['schemas']['StorefrontPage'];
+export type PageUpdateRequest = components['schemas']['PageUpdateRequest'];
+export type Page = components['schemas']['Page'];

@@ -33,7 +33,9 @@ describe('generated named aliases', () => {
     expectTypeOf<V2024.Order>().toEqualTypeOf<V2024.components['schemas']['Order']>();
     expectTypeOf<V2024.Transaction>().toEqualTypeOf<V2024.components['schemas']['Transaction']>();
     expectTypeOf<V2024.Store>().toEqualTypeOf<V2024.components['schemas']['Store']>();
+    expectTypeOf<V2024.PageEnvelope>().toEqualTypeOf<V2024.components['schemas']['PageEnvelope']>();
     expectTypeOf<V2024.Page>().toEqualTypeOf<V2024.components['schemas']['Page']>();
+    expectTypeOf<V2024.Page>().toHaveProperty('slug'); // the storefront page; the list envelope is PageEnvelope
     expectTypeOf<V2023.GiftCard>().toEqualTypeOf<V2023.components['schemas']['GiftCard']>();
     expectTypeOf<V2023.StockRecord>().toEqualTypeOf<V2023.components['schemas']['StockRecord']>();
     expectTypeOf<V2023.MetadataDefinition>().toEqualTypeOf<V2023.components['schemas']['MetadataDefinition']>();
