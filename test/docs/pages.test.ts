@@ -10,14 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderVersion } from '../../scripts/docs/render.ts';
 import { SPEC_OPERATIONS } from '../contract/inventory.ts';
 import { type Json, loadBundle, ROOT, VERSIONS } from '../helpers/bundles.ts';
-import {
-  type Browser,
-  CHROMIUM,
-  checkDocsPage,
-  type ExpectedOperation,
-  examplesOf,
-  launchBrowser,
-} from './check-page.ts';
+import { type Browser, checkDocsPage, type ExpectedOperation, examplesOf, launchBrowser } from './check-page.ts';
 
 const ARTIFACTS = join(ROOT, 'test', '.artifacts', 'docs');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -38,9 +31,6 @@ const tagsOf = (bundle: Json): string[] => (bundle.tags ?? []).map((tag: { name:
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  }
   await mkdir(ARTIFACTS, { recursive: true });
   browser = await launchBrowser();
 });

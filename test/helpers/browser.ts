@@ -2,6 +2,7 @@
  * Debian's headless Chromium for the browser tests (docs pages, CORS), driven by playwright-core:
  * no browser download works on these machines (TOOLCHAIN.md), so CI installs the `chromium` package.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,9 @@ export interface Browser {
 
 /** A headless Chromium with a fresh profile, flags per TOOLCHAIN.md (playwright adds --headless). */
 export async function launchBrowser(): Promise<Browser> {
+  // A missing browser fails the suite with the fix, never skips it.
+  if (!existsSync(CHROMIUM))
+    throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   const profile = await mkdtemp(join(tmpdir(), 'chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

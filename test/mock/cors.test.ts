@@ -3,11 +3,10 @@
  * (the headers) and in a real headless Chromium (a page on another origin fetching the mock).
  */
 
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CHROMIUM, launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser } from '../helpers/browser.ts';
 import { call } from './http.ts';
 
 const ORIGIN = 'http://localhost:5173';
@@ -46,7 +45,7 @@ describe('CORS headers', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('CORS in a browser', () => {
+describe('CORS in a browser', () => {
   let page: Server;
   let pageUrl: string;
   beforeAll(async () => {
