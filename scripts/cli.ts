@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { VERSION_HEADER } from '../generated/types/index.ts';
 import { findPackageJson, formatVersion } from './lib/package-info.ts';
 import { type ApiVersion, VERSIONS } from './lib/versions.ts';
 
@@ -27,7 +28,7 @@ const USAGE = `Usage: ${BIN} <command> [options]
 
 Commands:
   mock [--port N] [--host H] [--dynamic] [--seed S] [--quiet]
-      Serve every API version of the package with Prism on one port; the X-Service-API-Version
+      Serve every API version of the package with Prism on one port; the ${VERSION_HEADER}
       header picks the version (default: the newest that has the endpoint). --port defaults to
       $PORT, else 4010 (0 picks a free port); --host to 127.0.0.1; --dynamic generates data from
       the schemas instead of the examples (--seed makes it repeatable); --quiet drops the request
@@ -124,7 +125,7 @@ async function mock(args: string[]): Promise<void> {
   });
   console.log(`${PACKAGE} ${manifest.version} mock listening on ${server.url}`);
   console.log(
-    `  ${server.operations} operations of API versions ${server.versions.join(', ')} (header X-Service-API-Version)`,
+    `  ${server.operations} operations of API versions ${server.versions.join(', ')} (header ${VERSION_HEADER})`,
   );
   console.log(`  ${values.dynamic ? 'generated data' : 'examples'}; any "Authorization: Bearer <token>" is accepted`);
   const stop = async () => {

@@ -11,7 +11,15 @@
  * server and exits 0. A busy port prints one line and exits 1.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED, listExamples, loadBundles, startMock } from './mock/index.ts';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_SEED,
+  listExamples,
+  loadBundles,
+  startMock,
+  VERSION_HEADER,
+} from './mock/index.ts';
 
 const USAGE = `Usage: npm start -- [--port N] [--host H] [--dynamic] [--seed S] [--bundles-dir DIR] [--quiet] [--examples]
   PORT and HOST environment variables are read too (flags win).`;
@@ -99,7 +107,7 @@ try {
 
 console.log(`Store admin API mock listening on ${mock.url}`);
 console.log(
-  `  versions: ${mock.versions.join(', ')} (header X-Service-API-Version; without it, each endpoint's newest version)`,
+  `  versions: ${mock.versions.join(', ')} (header ${VERSION_HEADER}; without it, each endpoint's newest version)`,
 );
 console.log(
   `  ${mock.operations} operations, ${dynamic ? `dynamic data (seed "${seed}")` : 'examples'}; any "Authorization: Bearer <token>" is accepted`,
@@ -108,7 +116,7 @@ console.log('  press Ctrl-C to stop');
 
 let stopping = false;
 async function stop(signal: string) {
-  if (stopping) return;
+  if (stopping) return; // tsx may relay the same Ctrl-C a second time
   stopping = true;
   await mock.close();
   console.log(`Mock stopped (${signal}).`);

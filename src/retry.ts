@@ -26,7 +26,7 @@ export interface RetryOptions {
   /** Response statuses retried (default 429, 503). */
   statuses: readonly number[];
   /** Methods retried (default the idempotent GET, HEAD, OPTIONS, PUT, DELETE); add POST or PATCH to opt in. */
-  methods: readonly string[];
+  methods: readonly ('GET' | 'HEAD' | 'OPTIONS' | 'PUT' | 'DELETE' | 'POST' | 'PATCH')[];
   /** Called before each wait, e.g. for logging. */
   onRetry?: (event: RetryEvent) => void;
 }
@@ -102,7 +102,8 @@ export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Fetch {
     const { retry, timeout = defaults.timeout } = request as Request & RequestExtras;
     const options = retry ? { ...base, ...retry } : base;
     const enabled = retry ?? defaults.retry ?? true;
-    const attempts = enabled !== false && options.methods.includes(request.method) ? options.attempts : 1;
+    const attempts =
+      enabled !== false && (options.methods as readonly string[]).includes(request.method) ? options.attempts : 1;
     const signal =
       timeout === undefined ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(timeout)]);
     for (let attempt = 1; ; attempt++) {

@@ -144,12 +144,12 @@ export interface components {
         /**
          * @description One page of a cursor-paginated list. `next` and `previous` are URLs carrying a `cursor` query
          *     value; pass it as the `cursor` parameter. Their value at the last (first) page is not shown in
-         *     the source: `null` or an absent value ends the walk.
+         *     the source; the contract reads `null` or an absent value as the end of the list.
          */
         PageEnvelope: {
-            /** @description URL of the next page (carries a `cursor` query value); null or absent on the last page. */
+            /** @description URL of the next page (carries a `cursor` query value). Its value on the last page is not shown in the source; the contract reads null as the end. */
             next: components["schemas"]["Url"];
-            /** @description URL of the previous page (carries a `cursor` query value); null or absent on the first page. */
+            /** @description URL of the previous page (carries a `cursor` query value). Its value on the first page is not shown in the source; the contract reads null as the start. */
             previous: components["schemas"]["Url"];
             /** @description The items of this page. */
             results: unknown[] | null;
@@ -212,7 +212,7 @@ export interface components {
             state: string | null;
         };
         /**
-         * @description Currency code such as `EUR` or `USD` (ISO 4217 by all appearances; the code list is not shown in the source).
+         * @description Currency code such as `EUR` or `USD` (ISO 4217 codes in the examples; the code list is not shown in the source).
          * @example EUR
          */
         Currency: string | null;
@@ -242,14 +242,14 @@ export interface components {
         };
         /** @description An image of a product. */
         ProductImage: {
-            /** @description The stored image file. Its type is not stated in the source; a string (URL or path) is expected. */
+            /** @description The stored image file. Its type is not shown in the source; the contract reads it as a string (a URL in the examples). */
             attachment: string | null;
             caption: string | null;
             /** @description Position of the image among the product's images (32-bit integer). */
             display_order: components["schemas"]["Quantity"];
             file_name: string | null;
             id: components["schemas"]["Id"];
-            /** @description Address the image is served from. Its type is not stated in the source; a URL string is expected. */
+            /** @description Address the image is served from. Its type is not shown in the source; the contract reads it as a string (a URL in the examples). */
             src: string | null;
         };
         /** @description The product of a subscription line. */
@@ -265,7 +265,7 @@ export interface components {
         };
         /**
          * Format: int32
-         * @description A stock counter (signed 32-bit; negative when stock is oversold).
+         * @description A stock counter, a signed 32-bit integer (it may be negative; when it is, is not shown in the source).
          * @example 25
          */
         StockCounter: number | null;
@@ -274,9 +274,9 @@ export interface components {
             id: components["schemas"]["Id"];
             /** @description Stock level under which the stock counts as low (signed 32-bit). */
             low_stock_threshold: components["schemas"]["StockCounter"];
-            /** @description Units allocated to orders and not yet shipped (signed 32-bit). */
+            /** @description Number of units allocated (signed 32-bit). */
             num_allocated: components["schemas"]["StockCounter"];
-            /** @description Units in stock (signed 32-bit; negative when oversold). */
+            /** @description Number of units in stock (signed 32-bit). */
             num_in_stock: components["schemas"]["StockCounter"];
             /** @description The partner's stock keeping unit. */
             partner_sku: string | null;
@@ -371,7 +371,7 @@ export interface components {
              * @enum {string|null}
              */
             status: "active" | "past_due" | "canceled" | "retrying" | "paused" | null;
-            /** @description Total charged per renewal, a decimal string. */
+            /** @description Total of the subscription, a decimal string (by the examples, what each renewal charges; what it covers is not shown in the source). */
             total: components["schemas"]["DecimalString"];
             user: components["schemas"]["User"] | null;
         };
@@ -436,7 +436,7 @@ export interface components {
         TaxLine: {
             amount: components["schemas"]["DecimalString"];
             currency: components["schemas"]["Currency"];
-            /** @description Tax rate as a fraction, e.g. `0.19` for 19 %. */
+            /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
             rate: number | null;
             report_values: components["schemas"]["AmountReportValues"] | null;
             /** @description Where the tax rate came from. Allowed values are not shown in the source. */
@@ -464,7 +464,7 @@ export interface components {
             price_incl_tax_excl_discounts: components["schemas"]["DecimalString"];
             /** @description Identifier of the product (an integer here). */
             product_id: components["schemas"]["Id"];
-            /** @description URL of the product image (its format is not stated in the source for this object). */
+            /** @description URL of the product image (a string; its format is not shown in the source for this object). */
             product_image: string | null;
             product_title: string | null;
             quantity: components["schemas"]["Quantity"];
@@ -482,7 +482,6 @@ export interface components {
             country: string | null;
             line1: string | null;
             line2: string | null;
-            /** @description Third address line; the platform uses it for the city in its examples. */
             line3: string | null;
             line4: string | null;
             phone_number: string | null;
@@ -514,7 +513,7 @@ export interface components {
             tracking_code: string | null;
             /** @description A string in the source despite the plural name; how several codes are written is not shown in the source. */
             tracking_codes: string | null;
-            /** @description Tracking link (a string in the source; its format is not stated). */
+            /** @description Tracking link, a string (its format is not shown in the source). */
             tracking_link: string | null;
             /** @description Tracking link(s), a URL string in the source despite the plural name. */
             tracking_links: components["schemas"]["Url"];
@@ -537,13 +536,13 @@ export interface components {
             id: components["schemas"]["Id"];
             /** @description The stock location holding the stock. */
             location: components["schemas"]["StockLocation"] | null;
-            /** @description Stock level below which the stock counts as low. */
+            /** @description Stock level below which the stock counts as low, by its name (signed 32-bit). */
             low_stock_threshold: components["schemas"]["StockCounter"];
             /** @description Net stock level. Its formula is not shown in the source (by its name, the units in stock less the allocated ones); it may be negative. */
             net_stock_level: components["schemas"]["StockCounter"];
-            /** @description Number of units allocated (to orders). */
+            /** @description Number of units allocated (signed 32-bit). What they are allocated to is not shown in the source. */
             num_allocated: components["schemas"]["StockCounter"];
-            /** @description Number of units in stock. */
+            /** @description Number of units in stock (signed 32-bit). */
             num_in_stock: components["schemas"]["StockCounter"];
             /** @description The product the stock record belongs to. */
             product: {
@@ -599,20 +598,20 @@ export interface components {
             auth_code: string | null;
             currency: components["schemas"]["Currency"];
             date_created: components["schemas"]["Timestamp"];
-            /** @description Identifier of the transaction at the payment gateway. Its type is not stated in the source; a string is expected. */
+            /** @description Identifier of the transaction at the payment gateway. Its type is not shown in the source; the contract reads it as a string. */
             external_id: string | null;
             id: components["schemas"]["Id"];
             /** @description The agent who initiated the transaction. */
             initiator: components["schemas"]["Agent"] | null;
             is_disputed: boolean | null;
-            /** @description Whether the transaction was processed outside the platform. */
+            /** @description Whether the transaction is external, by its name processed outside the platform (its meaning is not shown in the source). */
             is_external: boolean | null;
             is_test: boolean | null;
             /** @description Identifier of the transaction at the card network. */
             network_transaction_id: string | null;
             /** @description Number of the order the transaction belongs to. */
             order: string | null;
-            /** @description Identifier of the parent transaction (e.g. the authorization a capture belongs to). */
+            /** @description Identifier of the parent transaction, e.g. the authorization a capture settles (the relation is not shown in the source beyond the name). */
             parent_id: components["schemas"]["Id"];
             payment_details: components["schemas"]["PaymentDetails"] | null;
             /** @description Payment method of the transaction, e.g. `bankcard`. Allowed values are not shown in the source. */
@@ -626,7 +625,7 @@ export interface components {
             status: string | null;
             /** @description The subscription and billing cycle the transaction belongs to, if any. */
             subscription: components["schemas"]["SubscriptionRef"] | null;
-            /** @description Kind of transaction. Allowed values are not shown in the source. */
+            /** @description Kind of transaction. Allowed values are not shown in the source (the examples use `sale`, `capture` and `refund`). */
             type: string | null;
             user: components["schemas"]["User"] | null;
         };
@@ -649,7 +648,11 @@ export interface components {
              * @enum {string}
              */
             object?: "attribution" | "customer" | "dispute" | "line" | "order" | "product" | "variant" | "blog" | "page";
-            /** @description Validation rules for the field's values, shaped as in the response. */
+            /**
+             * @description Validation rules for the field's values, `{type, value}` as in the response. The contract
+             *     requires both fields of a rule, as the response has them (whether the API does is not shown in
+             *     the source).
+             */
             validations?: {
                 /**
                  * @description Kind of validation. Known value `maximum_length`; the other allowed values are not shown in the source.
@@ -740,7 +743,9 @@ export interface components {
          */
         "SubscriptionFilter-date_to": string;
         /**
-         * @description Subscription states to include. Several values are sent as repeated parameters (`status=active&status=paused`).
+         * @description Subscription states to include (spec §3). Several values are sent as repeated parameters
+         *     (`status=active&status=paused`); the source does not show the array encoding, this contract uses
+         *     form style, exploded.
          * @example [
          *       "active",
          *       "paused"
@@ -749,25 +754,26 @@ export interface components {
         "SubscriptionFilter-status": ("active" | "past_due" | "canceled" | "retrying" | "paused")[];
         /**
          * @description Products to filter by. The element type is not shown in the source (product identifiers are
-         *     expected), nor is the array encoding; several values are sent as repeated parameters
-         *     (`product=512&product=618`).
+         *     expected), nor is the array encoding; this contract sends several values as repeated parameters
+         *     (`product=5545&product=5540`).
          * @example [
-         *       "512"
+         *       "5545"
          *     ]
          */
         "SubscriptionFilter-product": string[];
         /**
          * @description SKUs to filter by. The element type is not shown in the source, nor is the array encoding;
-         *     several values are sent as repeated parameters (`sku=COF-HB-1000&sku=COF-DC-500`).
+         *     this contract sends several values as repeated parameters
+         *     (`sku=WOOL-SOCK-2P-ANT&sku=LIN-SOCK-42-NAT`).
          * @example [
-         *       "COF-HB-1000"
+         *       "WOOL-SOCK-2P-ANT"
          *     ]
          */
         "SubscriptionFilter-sku": string[];
         /**
          * @description Payment gateways to filter by. The element type is not shown in the source (gateway
-         *     identifiers are expected), nor is the array encoding; several values are sent as repeated
-         *     parameters (`gateway=7&gateway=9`).
+         *     identifiers are expected), nor is the array encoding; this contract sends several values as
+         *     repeated parameters (`gateway=7&gateway=9`).
          * @example [
          *       "7"
          *     ]
@@ -775,23 +781,26 @@ export interface components {
         "SubscriptionFilter-gateway": string[];
         /**
          * @description Funnels to filter by. The element type is not shown in the source, nor is the array
-         *     encoding; several values are sent as repeated parameters (`funnels=a&funnels=b`).
+         *     encoding; this contract sends several values as repeated parameters
+         *     (`funnels=sock-club-landing&funnels=spring-sale`).
          * @example [
-         *       "coffee-club-landing"
+         *       "sock-club-landing"
          *     ]
          */
         "SubscriptionFilter-funnels": string[];
         /**
          * @description Agents to filter by. The element type is not shown in the source (agent identifiers are
-         *     expected), nor is the array encoding; several values are sent as repeated parameters
-         *     (`agents=12&agents=15`).
+         *     expected), nor is the array encoding; this contract sends several values as repeated parameters
+         *     (`agents=7&agents=12`).
          * @example [
          *       "12"
          *     ]
          */
         "SubscriptionFilter-agents": string[];
         /**
-         * @description Card brands to filter by. Several values are sent as repeated parameters (`card_type=visa&card_type=mastercard`).
+         * @description Card brands to filter by. Several values are sent as repeated parameters
+         *     (`card_type=visa&card_type=mastercard`); the source does not show the array encoding, this
+         *     contract uses form style, exploded.
          * @example [
          *       "visa",
          *       "mastercard"
@@ -800,7 +809,7 @@ export interface components {
         "SubscriptionFilter-card_type": ("visa" | "mastercard" | "american_express" | "diners_club" | "discover" | "jcb" | "maestro" | "dankort")[];
         /**
          * @description Filters by the number of an order of the subscription.
-         * @example 100187
+         * @example 100132
          */
         "SubscriptionFilter-order_number": string;
         /**
@@ -860,12 +869,12 @@ export interface components {
         "SubscriptionFilter-utm_source": string;
         /**
          * @description Filters by the attribution's `utm_campaign`.
-         * @example spring_coffee_2024
+         * @example spring_socks_2024
          */
         "SubscriptionFilter-utm_campaign": string;
         /**
          * @description Filters by the attribution's `utm_term`.
-         * @example coffee subscription
+         * @example sock subscription
          */
         "SubscriptionFilter-utm_term": string;
         /**
@@ -875,7 +884,7 @@ export interface components {
         "SubscriptionFilter-utm_content": string;
         /**
          * @description Filters by the attribution's `affiliate`.
-         * @example beanreviews
+         * @example slowfashionblog
          */
         "SubscriptionFilter-affiliate": string;
         /**
@@ -909,7 +918,9 @@ export interface components {
          */
         "SubscriptionFilter-is_test": boolean;
         /**
-         * @description Payment methods to filter by. Several values are sent as repeated parameters (`payment_method=bankcard&payment_method=paypal`).
+         * @description Payment methods to filter by. Several values are sent as repeated parameters
+         *     (`payment_method=bankcard&payment_method=paypal`); the source does not show the array encoding,
+         *     this contract uses form style, exploded.
          * @example [
          *       "bankcard",
          *       "paypal"
@@ -967,7 +978,9 @@ export interface operations {
                  */
                 date_to?: components["parameters"]["SubscriptionFilter-date_to"];
                 /**
-                 * @description Subscription states to include. Several values are sent as repeated parameters (`status=active&status=paused`).
+                 * @description Subscription states to include (spec §3). Several values are sent as repeated parameters
+                 *     (`status=active&status=paused`); the source does not show the array encoding, this contract uses
+                 *     form style, exploded.
                  * @example [
                  *       "active",
                  *       "paused"
@@ -976,25 +989,26 @@ export interface operations {
                 status?: components["parameters"]["SubscriptionFilter-status"];
                 /**
                  * @description Products to filter by. The element type is not shown in the source (product identifiers are
-                 *     expected), nor is the array encoding; several values are sent as repeated parameters
-                 *     (`product=512&product=618`).
+                 *     expected), nor is the array encoding; this contract sends several values as repeated parameters
+                 *     (`product=5545&product=5540`).
                  * @example [
-                 *       "512"
+                 *       "5545"
                  *     ]
                  */
                 product?: components["parameters"]["SubscriptionFilter-product"];
                 /**
                  * @description SKUs to filter by. The element type is not shown in the source, nor is the array encoding;
-                 *     several values are sent as repeated parameters (`sku=COF-HB-1000&sku=COF-DC-500`).
+                 *     this contract sends several values as repeated parameters
+                 *     (`sku=WOOL-SOCK-2P-ANT&sku=LIN-SOCK-42-NAT`).
                  * @example [
-                 *       "COF-HB-1000"
+                 *       "WOOL-SOCK-2P-ANT"
                  *     ]
                  */
                 sku?: components["parameters"]["SubscriptionFilter-sku"];
                 /**
                  * @description Payment gateways to filter by. The element type is not shown in the source (gateway
-                 *     identifiers are expected), nor is the array encoding; several values are sent as repeated
-                 *     parameters (`gateway=7&gateway=9`).
+                 *     identifiers are expected), nor is the array encoding; this contract sends several values as
+                 *     repeated parameters (`gateway=7&gateway=9`).
                  * @example [
                  *       "7"
                  *     ]
@@ -1002,23 +1016,26 @@ export interface operations {
                 gateway?: components["parameters"]["SubscriptionFilter-gateway"];
                 /**
                  * @description Funnels to filter by. The element type is not shown in the source, nor is the array
-                 *     encoding; several values are sent as repeated parameters (`funnels=a&funnels=b`).
+                 *     encoding; this contract sends several values as repeated parameters
+                 *     (`funnels=sock-club-landing&funnels=spring-sale`).
                  * @example [
-                 *       "coffee-club-landing"
+                 *       "sock-club-landing"
                  *     ]
                  */
                 funnels?: components["parameters"]["SubscriptionFilter-funnels"];
                 /**
                  * @description Agents to filter by. The element type is not shown in the source (agent identifiers are
-                 *     expected), nor is the array encoding; several values are sent as repeated parameters
-                 *     (`agents=12&agents=15`).
+                 *     expected), nor is the array encoding; this contract sends several values as repeated parameters
+                 *     (`agents=7&agents=12`).
                  * @example [
                  *       "12"
                  *     ]
                  */
                 agents?: components["parameters"]["SubscriptionFilter-agents"];
                 /**
-                 * @description Card brands to filter by. Several values are sent as repeated parameters (`card_type=visa&card_type=mastercard`).
+                 * @description Card brands to filter by. Several values are sent as repeated parameters
+                 *     (`card_type=visa&card_type=mastercard`); the source does not show the array encoding, this
+                 *     contract uses form style, exploded.
                  * @example [
                  *       "visa",
                  *       "mastercard"
@@ -1027,7 +1044,7 @@ export interface operations {
                 card_type?: components["parameters"]["SubscriptionFilter-card_type"];
                 /**
                  * @description Filters by the number of an order of the subscription.
-                 * @example 100187
+                 * @example 100132
                  */
                 order_number?: components["parameters"]["SubscriptionFilter-order_number"];
                 /**
@@ -1087,12 +1104,12 @@ export interface operations {
                 utm_source?: components["parameters"]["SubscriptionFilter-utm_source"];
                 /**
                  * @description Filters by the attribution's `utm_campaign`.
-                 * @example spring_coffee_2024
+                 * @example spring_socks_2024
                  */
                 utm_campaign?: components["parameters"]["SubscriptionFilter-utm_campaign"];
                 /**
                  * @description Filters by the attribution's `utm_term`.
-                 * @example coffee subscription
+                 * @example sock subscription
                  */
                 utm_term?: components["parameters"]["SubscriptionFilter-utm_term"];
                 /**
@@ -1102,7 +1119,7 @@ export interface operations {
                 utm_content?: components["parameters"]["SubscriptionFilter-utm_content"];
                 /**
                  * @description Filters by the attribution's `affiliate`.
-                 * @example beanreviews
+                 * @example slowfashionblog
                  */
                 affiliate?: components["parameters"]["SubscriptionFilter-affiliate"];
                 /**
@@ -1136,7 +1153,9 @@ export interface operations {
                  */
                 is_test?: components["parameters"]["SubscriptionFilter-is_test"];
                 /**
-                 * @description Payment methods to filter by. Several values are sent as repeated parameters (`payment_method=bankcard&payment_method=paypal`).
+                 * @description Payment methods to filter by. Several values are sent as repeated parameters
+                 *     (`payment_method=bankcard&payment_method=paypal`); the source does not show the array encoding,
+                 *     this contract uses form style, exploded.
                  * @example [
                  *       "bankcard",
                  *       "paypal"

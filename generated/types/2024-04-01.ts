@@ -310,12 +310,12 @@ export interface components {
         /**
          * @description One page of a cursor-paginated list. `next` and `previous` are URLs carrying a `cursor` query
          *     value; pass it as the `cursor` parameter. Their value at the last (first) page is not shown in
-         *     the source: `null` or an absent value ends the walk.
+         *     the source; the contract reads `null` or an absent value as the end of the list.
          */
         PageEnvelope: {
-            /** @description URL of the next page (carries a `cursor` query value); null or absent on the last page. */
+            /** @description URL of the next page (carries a `cursor` query value). Its value on the last page is not shown in the source; the contract reads null as the end. */
             next: components["schemas"]["Url"];
-            /** @description URL of the previous page (carries a `cursor` query value); null or absent on the first page. */
+            /** @description URL of the previous page (carries a `cursor` query value). Its value on the first page is not shown in the source; the contract reads null as the start. */
             previous: components["schemas"]["Url"];
             /** @description The items of this page. */
             results: unknown[] | null;
@@ -378,7 +378,7 @@ export interface components {
             state: string | null;
         };
         /**
-         * @description Currency code such as `EUR` or `USD` (ISO 4217 by all appearances; the code list is not shown in the source).
+         * @description Currency code such as `EUR` or `USD` (ISO 4217 codes in the examples; the code list is not shown in the source).
          * @example EUR
          */
         Currency: string | null;
@@ -493,7 +493,7 @@ export interface components {
              * @enum {string|null}
              */
             status: "active" | "past_due" | "canceled" | "retrying" | "paused" | null;
-            /** @description Total charged per renewal, a decimal string. */
+            /** @description Total of the subscription, a decimal string (by the examples, what each renewal charges; what it covers is not shown in the source). */
             total: components["schemas"]["DecimalString"];
             user: components["schemas"]["User"] | null;
         };
@@ -553,20 +553,20 @@ export interface components {
             auth_code: string | null;
             currency: components["schemas"]["Currency"];
             date_created: components["schemas"]["Timestamp"];
-            /** @description Identifier of the transaction at the payment gateway. Its type is not stated in the source; a string is expected. */
+            /** @description Identifier of the transaction at the payment gateway. Its type is not shown in the source; the contract reads it as a string. */
             external_id: string | null;
             id: components["schemas"]["Id"];
             /** @description The agent who initiated the transaction. */
             initiator: components["schemas"]["Agent"] | null;
             is_disputed: boolean | null;
-            /** @description Whether the transaction was processed outside the platform. */
+            /** @description Whether the transaction is external, by its name processed outside the platform (its meaning is not shown in the source). */
             is_external: boolean | null;
             is_test: boolean | null;
             /** @description Identifier of the transaction at the card network. */
             network_transaction_id: string | null;
             /** @description Number of the order the transaction belongs to. */
             order: string | null;
-            /** @description Identifier of the parent transaction (e.g. the authorization a capture belongs to). */
+            /** @description Identifier of the parent transaction, e.g. the authorization a capture settles (the relation is not shown in the source beyond the name). */
             parent_id: components["schemas"]["Id"];
             payment_details: components["schemas"]["PaymentDetails"] | null;
             /** @description Payment method of the transaction, e.g. `bankcard`. Allowed values are not shown in the source. */
@@ -580,7 +580,7 @@ export interface components {
             status: string | null;
             /** @description The subscription and billing cycle the transaction belongs to, if any. */
             subscription: components["schemas"]["SubscriptionRef"] | null;
-            /** @description Kind of transaction. Allowed values are not shown in the source. */
+            /** @description Kind of transaction. Allowed values are not shown in the source (the examples use `sale`, `capture` and `refund`). */
             type: string | null;
             user: components["schemas"]["User"] | null;
         };
@@ -594,7 +594,6 @@ export interface components {
             country: string | null;
             line1: string | null;
             line2: string | null;
-            /** @description Third address line; the platform uses it for the city in its examples. */
             line3: string | null;
             line4: string | null;
             phone_number: string | null;
@@ -622,7 +621,7 @@ export interface components {
         TaxLine: {
             amount: components["schemas"]["DecimalString"];
             currency: components["schemas"]["Currency"];
-            /** @description Tax rate as a fraction, e.g. `0.19` for 19 %. */
+            /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
             rate: number | null;
             report_values: components["schemas"]["AmountReportValues"] | null;
             /** @description Where the tax rate came from. Allowed values are not shown in the source. */
@@ -645,7 +644,7 @@ export interface components {
             price_incl_tax: components["schemas"]["DecimalString"];
             /** @description Identifier of the product, a string here (as the source types it). */
             product_id: string | null;
-            /** @description URL of the product image (its format is not stated in the source for this object). */
+            /** @description URL of the product image (a string; its format is not shown in the source for this object). */
             product_image: string | null;
             product_title: string | null;
             quantity: components["schemas"]["Quantity"];
@@ -758,7 +757,11 @@ export interface components {
              * @description Email address of the contact, for a contact who is not yet a user of the store.
              */
             from_email?: string;
-            /** @description Number of the order the ticket is about (a string, as in the ticket). The field is typed as a union whose second member is not shown in the source, so any other JSON value is accepted too. */
+            /**
+             * @description Number of the order the ticket is about (a string in the ticket). The source gives no type
+             *     for this body field, and optional body fields typed as a union have a second member that is
+             *     not shown in the source (spec §4), so any JSON value is accepted besides the string.
+             */
             order?: string | components["schemas"]["AnyValue"];
             /**
              * @description Priority of the ticket.
@@ -767,7 +770,11 @@ export interface components {
             priority?: "high" | "medium" | "low";
             /** @description Identifiers of the products the ticket is about. */
             products?: number[];
-            /** @description Identifier of the customer who requested support (an integer, as in the ticket). The field is typed as a union whose second member is not shown in the source, so any other JSON value is accepted too. */
+            /**
+             * @description Identifier of the customer who requested support (an integer in the ticket). The source gives
+             *     no type for this body field, and optional body fields typed as a union have a second member
+             *     that is not shown in the source (spec §4), so any JSON value is accepted besides the integer.
+             */
             requester?: number | components["schemas"]["AnyValue"];
             /**
              * @description New state of the ticket, set directly (transitions are not shown in the source).
@@ -778,7 +785,11 @@ export interface components {
             subject?: string;
             /** @description Tags of the ticket. */
             tags?: string[];
-            /** @description Identifier of the ticket type (an integer, as in the ticket). The field is typed as a union whose second member is not shown in the source, so any other JSON value is accepted too. */
+            /**
+             * @description Identifier of the ticket type (an integer in the ticket). The source gives no type for this
+             *     body field, and optional body fields typed as a union have a second member that is not shown
+             *     in the source (spec §4), so any JSON value is accepted besides the integer.
+             */
             ticket_type?: number | components["schemas"]["AnyValue"];
         };
         /** @description A file attached to a ticket comment. */
@@ -875,7 +886,7 @@ export interface components {
             price_incl_tax: components["schemas"]["DecimalString"];
             /** @description Identifier of the product (an integer here). */
             product_id: components["schemas"]["Id"];
-            /** @description URL of the product image (its format is not stated in the source for this object). */
+            /** @description URL of the product image (a string; its format is not shown in the source for this object). */
             product_image: string | null;
             product_title: string | null;
             quantity: components["schemas"]["Quantity"];
@@ -913,7 +924,7 @@ export interface components {
             tracking_code: string | null;
             /** @description A string in the source despite the plural name; how several codes are written is not shown in the source. */
             tracking_codes: string | null;
-            /** @description Tracking link (a string in the source; its format is not stated). */
+            /** @description Tracking link, a string (its format is not shown in the source). */
             tracking_link: string | null;
             /** @description Tracking link(s), a URL string in the source despite the plural name. */
             tracking_links: components["schemas"]["Url"];
@@ -952,10 +963,10 @@ export interface components {
             price_incl_tax: components["schemas"]["DecimalString"];
             /** @description Identifier of the product. */
             product_id: components["schemas"]["Id"];
-            /** @description URL of the product image (its format is not stated in the source for this object). */
+            /** @description URL of the product image (a string; its format is not shown in the source for this object). */
             product_image: string | null;
             product_title: string | null;
-            /** @description URL of the product page (its format is not stated in the source for this object). */
+            /** @description URL of the product page (a string; its format is not shown in the source for this object). */
             product_url: string | null;
             quantity: components["schemas"]["Quantity"];
             report_values: components["schemas"]["OrderLineReportValues"] | null;
@@ -997,7 +1008,7 @@ export interface components {
             id: components["schemas"]["Id"];
             /** @description Identifier of the refunded order line. */
             line_item_id: components["schemas"]["Id"];
-            /** @description Identifier of the location involved (where items are restocked, by all appearances; not stated in the source). */
+            /** @description Identifier of the location involved (by its name, where the items are restocked; not shown in the source). */
             location_id: components["schemas"]["Id"];
             quantity: components["schemas"]["Quantity"];
             /** @description The amounts restated in the store's reporting currency. */
@@ -1020,25 +1031,25 @@ export interface components {
             external_id: string | null;
             id: components["schemas"]["Id"];
             is_disputed: boolean | null;
-            /** @description Whether the transaction was processed outside the platform. */
+            /** @description Whether the transaction is external, by its name processed outside the platform (its meaning is not shown in the source). */
             is_external: boolean | null;
             is_initial_retry: boolean | null;
             is_test: boolean | null;
             /** @description Identifier of the transaction at the card network. */
             network_transaction_id: string | null;
-            /** @description Identifier of the transaction this one follows up (e.g. the authorization a capture settles). */
+            /** @description Identifier of the parent transaction, e.g. the authorization a capture settles (the relation is not shown in the source beyond the name). */
             parent_id: components["schemas"]["Id"];
             payment_details: components["schemas"]["PaymentDetails"] | null;
-            /** @description Payment method of the transaction. The allowed values are not shown in the source. */
+            /** @description Payment method of the transaction, e.g. `bankcard`. Allowed values are not shown in the source. */
             payment_method: string | null;
             report_values: components["schemas"]["AmountReportValues"] | null;
             /** @description Response code of the payment gateway. */
             response_code: number | null;
             /** @description Text shown on the customer's bank statement. */
             statement_descriptor: string | null;
-            /** @description Status of the transaction; known value `succeeded`. The allowed values are not shown in the source. */
+            /** @description Status of the transaction; known value `succeeded`. Allowed values are not shown in the source. */
             status: string | null;
-            /** @description Kind of transaction. The allowed values are not shown in the source. */
+            /** @description Kind of transaction. Allowed values are not shown in the source (the examples use `sale`, `capture` and `refund`). */
             type: string | null;
         };
         /** @description A refund of an order, with its refunded lines, adjustments and transactions. */
@@ -1084,7 +1095,7 @@ export interface components {
             amount: components["schemas"]["DecimalString"];
             currency: components["schemas"]["Currency"];
             id: components["schemas"]["Id"];
-            /** @description Tax rate as a fraction, e.g. `0.19` for 19 %. */
+            /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
             rate: number | null;
             report_values: components["schemas"]["AmountReportValues"] | null;
             /** @description Where the tax rate came from. Allowed values are not shown in the source. */
@@ -1199,12 +1210,12 @@ export interface components {
             contact_address: components["schemas"]["StoreContactAddress"] | null;
             name: string | null;
             payments: components["schemas"]["StorePayments"] | null;
-            /** @description The store's primary domain name, e.g. `shop.example.com`. */
+            /** @description The store's primary domain name, e.g. `shop.example.com` (its format is not shown in the source). */
             primary_domain: string | null;
             tagline: string | null;
-            /** @description The store's tax (VAT) identifier. */
+            /** @description The store's tax identifier (which kind of tax number is not shown in the source). */
             tax_id: string | null;
-            /** @description IANA time zone name, e.g. `Europe/Berlin`. */
+            /** @description The store's time zone, e.g. `Europe/Berlin`. Its format (an IANA zone name in the examples) is not shown in the source. */
             timezone: string | null;
         };
         /** @description The page to store. `title` is required; the other fields are optional. */
@@ -1288,7 +1299,9 @@ export interface components {
          */
         "SubscriptionFilter-date_to": string;
         /**
-         * @description Subscription states to include. Several values are sent as repeated parameters (`status=active&status=paused`).
+         * @description Subscription states to include (spec §3). Several values are sent as repeated parameters
+         *     (`status=active&status=paused`); the source does not show the array encoding, this contract uses
+         *     form style, exploded.
          * @example [
          *       "active",
          *       "paused"
@@ -1297,25 +1310,26 @@ export interface components {
         "SubscriptionFilter-status": ("active" | "past_due" | "canceled" | "retrying" | "paused")[];
         /**
          * @description Products to filter by. The element type is not shown in the source (product identifiers are
-         *     expected), nor is the array encoding; several values are sent as repeated parameters
-         *     (`product=512&product=618`).
+         *     expected), nor is the array encoding; this contract sends several values as repeated parameters
+         *     (`product=5545&product=5540`).
          * @example [
-         *       "512"
+         *       "5545"
          *     ]
          */
         "SubscriptionFilter-product": string[];
         /**
          * @description SKUs to filter by. The element type is not shown in the source, nor is the array encoding;
-         *     several values are sent as repeated parameters (`sku=COF-HB-1000&sku=COF-DC-500`).
+         *     this contract sends several values as repeated parameters
+         *     (`sku=WOOL-SOCK-2P-ANT&sku=LIN-SOCK-42-NAT`).
          * @example [
-         *       "COF-HB-1000"
+         *       "WOOL-SOCK-2P-ANT"
          *     ]
          */
         "SubscriptionFilter-sku": string[];
         /**
          * @description Payment gateways to filter by. The element type is not shown in the source (gateway
-         *     identifiers are expected), nor is the array encoding; several values are sent as repeated
-         *     parameters (`gateway=7&gateway=9`).
+         *     identifiers are expected), nor is the array encoding; this contract sends several values as
+         *     repeated parameters (`gateway=7&gateway=9`).
          * @example [
          *       "7"
          *     ]
@@ -1323,23 +1337,26 @@ export interface components {
         "SubscriptionFilter-gateway": string[];
         /**
          * @description Funnels to filter by. The element type is not shown in the source, nor is the array
-         *     encoding; several values are sent as repeated parameters (`funnels=a&funnels=b`).
+         *     encoding; this contract sends several values as repeated parameters
+         *     (`funnels=sock-club-landing&funnels=spring-sale`).
          * @example [
-         *       "coffee-club-landing"
+         *       "sock-club-landing"
          *     ]
          */
         "SubscriptionFilter-funnels": string[];
         /**
          * @description Agents to filter by. The element type is not shown in the source (agent identifiers are
-         *     expected), nor is the array encoding; several values are sent as repeated parameters
-         *     (`agents=12&agents=15`).
+         *     expected), nor is the array encoding; this contract sends several values as repeated parameters
+         *     (`agents=7&agents=12`).
          * @example [
          *       "12"
          *     ]
          */
         "SubscriptionFilter-agents": string[];
         /**
-         * @description Card brands to filter by. Several values are sent as repeated parameters (`card_type=visa&card_type=mastercard`).
+         * @description Card brands to filter by. Several values are sent as repeated parameters
+         *     (`card_type=visa&card_type=mastercard`); the source does not show the array encoding, this
+         *     contract uses form style, exploded.
          * @example [
          *       "visa",
          *       "mastercard"
@@ -1348,7 +1365,7 @@ export interface components {
         "SubscriptionFilter-card_type": ("visa" | "mastercard" | "american_express" | "diners_club" | "discover" | "jcb" | "maestro" | "dankort")[];
         /**
          * @description Filters by the number of an order of the subscription.
-         * @example 100187
+         * @example 100132
          */
         "SubscriptionFilter-order_number": string;
         /**
@@ -1408,12 +1425,12 @@ export interface components {
         "SubscriptionFilter-utm_source": string;
         /**
          * @description Filters by the attribution's `utm_campaign`.
-         * @example spring_coffee_2024
+         * @example spring_socks_2024
          */
         "SubscriptionFilter-utm_campaign": string;
         /**
          * @description Filters by the attribution's `utm_term`.
-         * @example coffee subscription
+         * @example sock subscription
          */
         "SubscriptionFilter-utm_term": string;
         /**
@@ -1423,7 +1440,7 @@ export interface components {
         "SubscriptionFilter-utm_content": string;
         /**
          * @description Filters by the attribution's `affiliate`.
-         * @example beanreviews
+         * @example slowfashionblog
          */
         "SubscriptionFilter-affiliate": string;
         /**
@@ -1457,7 +1474,9 @@ export interface components {
          */
         "SubscriptionFilter-is_test": boolean;
         /**
-         * @description Payment methods to filter by. Several values are sent as repeated parameters (`payment_method=bankcard&payment_method=paypal`).
+         * @description Payment methods to filter by. Several values are sent as repeated parameters
+         *     (`payment_method=bankcard&payment_method=paypal`); the source does not show the array encoding,
+         *     this contract uses form style, exploded.
          * @example [
          *       "bankcard",
          *       "paypal"
@@ -1515,7 +1534,9 @@ export interface operations {
                  */
                 date_to?: components["parameters"]["SubscriptionFilter-date_to"];
                 /**
-                 * @description Subscription states to include. Several values are sent as repeated parameters (`status=active&status=paused`).
+                 * @description Subscription states to include (spec §3). Several values are sent as repeated parameters
+                 *     (`status=active&status=paused`); the source does not show the array encoding, this contract uses
+                 *     form style, exploded.
                  * @example [
                  *       "active",
                  *       "paused"
@@ -1524,25 +1545,26 @@ export interface operations {
                 status?: components["parameters"]["SubscriptionFilter-status"];
                 /**
                  * @description Products to filter by. The element type is not shown in the source (product identifiers are
-                 *     expected), nor is the array encoding; several values are sent as repeated parameters
-                 *     (`product=512&product=618`).
+                 *     expected), nor is the array encoding; this contract sends several values as repeated parameters
+                 *     (`product=5545&product=5540`).
                  * @example [
-                 *       "512"
+                 *       "5545"
                  *     ]
                  */
                 product?: components["parameters"]["SubscriptionFilter-product"];
                 /**
                  * @description SKUs to filter by. The element type is not shown in the source, nor is the array encoding;
-                 *     several values are sent as repeated parameters (`sku=COF-HB-1000&sku=COF-DC-500`).
+                 *     this contract sends several values as repeated parameters
+                 *     (`sku=WOOL-SOCK-2P-ANT&sku=LIN-SOCK-42-NAT`).
                  * @example [
-                 *       "COF-HB-1000"
+                 *       "WOOL-SOCK-2P-ANT"
                  *     ]
                  */
                 sku?: components["parameters"]["SubscriptionFilter-sku"];
                 /**
                  * @description Payment gateways to filter by. The element type is not shown in the source (gateway
-                 *     identifiers are expected), nor is the array encoding; several values are sent as repeated
-                 *     parameters (`gateway=7&gateway=9`).
+                 *     identifiers are expected), nor is the array encoding; this contract sends several values as
+                 *     repeated parameters (`gateway=7&gateway=9`).
                  * @example [
                  *       "7"
                  *     ]
@@ -1550,23 +1572,26 @@ export interface operations {
                 gateway?: components["parameters"]["SubscriptionFilter-gateway"];
                 /**
                  * @description Funnels to filter by. The element type is not shown in the source, nor is the array
-                 *     encoding; several values are sent as repeated parameters (`funnels=a&funnels=b`).
+                 *     encoding; this contract sends several values as repeated parameters
+                 *     (`funnels=sock-club-landing&funnels=spring-sale`).
                  * @example [
-                 *       "coffee-club-landing"
+                 *       "sock-club-landing"
                  *     ]
                  */
                 funnels?: components["parameters"]["SubscriptionFilter-funnels"];
                 /**
                  * @description Agents to filter by. The element type is not shown in the source (agent identifiers are
-                 *     expected), nor is the array encoding; several values are sent as repeated parameters
-                 *     (`agents=12&agents=15`).
+                 *     expected), nor is the array encoding; this contract sends several values as repeated parameters
+                 *     (`agents=7&agents=12`).
                  * @example [
                  *       "12"
                  *     ]
                  */
                 agents?: components["parameters"]["SubscriptionFilter-agents"];
                 /**
-                 * @description Card brands to filter by. Several values are sent as repeated parameters (`card_type=visa&card_type=mastercard`).
+                 * @description Card brands to filter by. Several values are sent as repeated parameters
+                 *     (`card_type=visa&card_type=mastercard`); the source does not show the array encoding, this
+                 *     contract uses form style, exploded.
                  * @example [
                  *       "visa",
                  *       "mastercard"
@@ -1575,7 +1600,7 @@ export interface operations {
                 card_type?: components["parameters"]["SubscriptionFilter-card_type"];
                 /**
                  * @description Filters by the number of an order of the subscription.
-                 * @example 100187
+                 * @example 100132
                  */
                 order_number?: components["parameters"]["SubscriptionFilter-order_number"];
                 /**
@@ -1635,12 +1660,12 @@ export interface operations {
                 utm_source?: components["parameters"]["SubscriptionFilter-utm_source"];
                 /**
                  * @description Filters by the attribution's `utm_campaign`.
-                 * @example spring_coffee_2024
+                 * @example spring_socks_2024
                  */
                 utm_campaign?: components["parameters"]["SubscriptionFilter-utm_campaign"];
                 /**
                  * @description Filters by the attribution's `utm_term`.
-                 * @example coffee subscription
+                 * @example sock subscription
                  */
                 utm_term?: components["parameters"]["SubscriptionFilter-utm_term"];
                 /**
@@ -1650,7 +1675,7 @@ export interface operations {
                 utm_content?: components["parameters"]["SubscriptionFilter-utm_content"];
                 /**
                  * @description Filters by the attribution's `affiliate`.
-                 * @example beanreviews
+                 * @example slowfashionblog
                  */
                 affiliate?: components["parameters"]["SubscriptionFilter-affiliate"];
                 /**
@@ -1684,7 +1709,9 @@ export interface operations {
                  */
                 is_test?: components["parameters"]["SubscriptionFilter-is_test"];
                 /**
-                 * @description Payment methods to filter by. Several values are sent as repeated parameters (`payment_method=bankcard&payment_method=paypal`).
+                 * @description Payment methods to filter by. Several values are sent as repeated parameters
+                 *     (`payment_method=bankcard&payment_method=paypal`); the source does not show the array encoding,
+                 *     this contract uses form style, exploded.
                  * @example [
                  *       "bankcard",
                  *       "paypal"
@@ -1882,13 +1909,13 @@ export interface operations {
                 request_status?: ("pending" | "requested" | "accepted" | "rejected" | "cancel_requested" | "cancel_accepted" | "cancel_rejected" | "closed")[];
                 /**
                  * @description Only the fulfillment order with this identifier (a string in the source).
-                 * @example 48213
+                 * @example 61204
                  */
                 fulfillment_order_id?: string;
                 /**
                  * @description Only fulfillment orders with one of these shipping methods. The element type is not shown
-                 *     in the source; strings are assumed. Several values are sent as repeated parameters
-                 *     (`shipping_method=a&shipping_method=b`).
+                 *     in the source (strings here), nor is the array encoding; this contract sends several values
+                 *     as repeated parameters (`shipping_method=dhl_standard&shipping_method=dhl_express`).
                  * @example [
                  *       "dhl_standard"
                  *     ]
@@ -1906,8 +1933,8 @@ export interface operations {
                 date_created_to?: string;
                 /**
                  * @description Only fulfillment orders containing one of these products. The element type is not shown in
-                 *     the source; strings are assumed. Several values are sent as repeated parameters
-                 *     (`product=a&product=b`).
+                 *     the source (strings here, product identifiers expected), nor is the array encoding; this
+                 *     contract sends several values as repeated parameters (`product=5521&product=5530`).
                  * @example [
                  *       "5521"
                  *     ]
@@ -1915,8 +1942,8 @@ export interface operations {
                 product?: string[];
                 /**
                  * @description Only fulfillment orders containing one of these SKUs. The element type is not shown in the
-                 *     source; strings are assumed. Several values are sent as repeated parameters
-                 *     (`sku=a&sku=b`).
+                 *     source (strings here), nor is the array encoding; this contract sends several values as
+                 *     repeated parameters (`sku=LIN-SHIRT-M-WHT&sku=WOOL-SCARF-GRY`).
                  * @example [
                  *       "LIN-SHIRT-M-WHT"
                  *     ]

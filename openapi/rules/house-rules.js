@@ -1,11 +1,26 @@
 // House lint rules for the contract, loaded by redocly.yaml. They are a plugin rather than YAML
 // assertions because they must look through `$ref`s (parameters and schemas are shared files),
 // which Redocly's configurable rules do not do reliably.
-const VERSION_HEADER = 'x-service-api-version';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The version header's name, read from the one file that writes it (spec §9: the real name carries
+ * the platform name, so renaming it must stay a one-file change).
+ */
+function versionHeaderName() {
+  const file = new URL('../components/parameters/ApiVersionHeader.yaml', import.meta.url);
+  const names = new Set([...readFileSync(file, 'utf8').matchAll(/^\s+name:\s*['"]?([^'"\s]+)/gm)].map((m) => m[1]));
+  if (names.size !== 1) throw new Error(`${file.pathname}: expected one header name, found ${[...names].join(', ')}`);
+  return [...names][0];
+}
+const VERSION_HEADER = versionHeaderName();
 
 const resolve = (ctx, node) => (node && typeof node === 'object' && '$ref' in node ? ctx.resolve(node).node : node);
 
-/** Every operation sends the API version header (spec §9), declared on it or on its path. */
+/**
+ * Every operation sends the API version header (spec §9), declared on it or on its path: required,
+ * with the allowed versions as an enum and a default among them.
+ */
 function VersionHeader() {
   return {
     PathItem: {
@@ -13,13 +28,17 @@ function VersionHeader() {
         const params = [...(parents.PathItem?.parameters ?? []), ...(operation.parameters ?? [])]
           .map((p) => resolve(ctx, p))
           .filter(Boolean);
-        const header = params.find((p) => p.in === 'header' && p.name?.toLowerCase() === VERSION_HEADER);
+        const header = params.find((p) => p.in === 'header' && p.name?.toLowerCase() === VERSION_HEADER.toLowerCase());
         if (!header) {
           ctx.report({
-            message: 'Operation must declare the X-Service-API-Version header parameter.',
+            message: `Operation must declare the ${VERSION_HEADER} header parameter.`,
             location: ctx.location.key(),
           });
-        } else if (!header.required || !header.schema?.default || !Array.isArray(header.schema?.enum)) {
+        } else if (
+          !header.required ||
+          !Array.isArray(header.schema?.enum) ||
+          !header.schema.enum.includes(header.schema?.default)
+        ) {
           ctx.report({
             message: 'The version header must be required, with an enum of versions and a default.',
             location: ctx.location.key(),

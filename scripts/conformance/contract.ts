@@ -7,6 +7,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { type ApiVersion, type Bundle, type BundleOperation, deref, type Json } from '../lib/bundles.ts';
+import { formatField } from '../mock/errors.ts';
 
 export interface ResponseViolation {
   field: string;
@@ -17,14 +18,14 @@ export interface ResponseViolation {
 const escapePointer = (segment: string) =>
   encodeURIComponent(segment.replace(/~/g, '~0').replace(/\//g, '~1')).replace(/%7E/gi, '~');
 
-/** `/results/0/id` → `body.results[0].id` */
+/** `/results/0/id` → `body.results[0].id`, written as the mock writes its error fields. */
 export function fieldOf(instancePath: string, missingProperty?: string): string {
   const segments = instancePath
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (missingProperty !== undefined) segments.push(missingProperty);
-  return segments.reduce((text, s) => (/^\d+$/.test(s) ? `${text}[${s}]` : `${text}.${s}`), 'body');
+  return formatField(['body', ...segments]);
 }
 
 /**

@@ -38,20 +38,39 @@ export interface IndexEntry {
   summary: string;
   operations: number;
   file: string;
+  /** The version header's name, read from the bundle (its only source is the OpenAPI parameter). */
+  header?: string;
 }
 
-/** What the index lists about one bundle: title, summary and operation count. */
+interface HeaderParameter {
+  in?: string;
+  name?: string;
+  schema?: { enum?: unknown[] };
+}
+
+/** What the index lists about one bundle: title, summary, operation count and version header. */
 export async function describeBundle(version: string, bundleFile: string, file: string): Promise<IndexEntry> {
   const bundle = JSON.parse(await readFile(bundleFile, 'utf8')) as {
     info?: { title?: string; summary?: string };
     paths?: Record<string, Record<string, unknown>>;
+    components?: { parameters?: Record<string, HeaderParameter> };
   };
+  const header = Object.values(bundle.components?.parameters ?? {}).find(
+    (p) => p.in === 'header' && p.schema?.enum?.includes(version),
+  )?.name;
   const methods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
   const operations = Object.values(bundle.paths ?? {}).reduce(
     (count, item) => count + Object.keys(item).filter((key) => methods.has(key)).length,
     0,
   );
-  return { version, title: bundle.info?.title ?? version, summary: bundle.info?.summary ?? '', operations, file };
+  return {
+    version,
+    title: bundle.info?.title ?? version,
+    summary: bundle.info?.summary ?? '',
+    operations,
+    file,
+    ...(header ? { header } : {}),
+  };
 }
 
 const escapeHtml = (text: string): string =>
@@ -66,6 +85,8 @@ export function indexPage(packageName: string, entries: readonly IndexEntry[]): 
         `<td>${escapeHtml(e.title)}</td><td>${escapeHtml(e.summary)}</td><td class="n">${e.operations}</td></tr>`,
     )
     .join('\n');
+  const headers = [...new Set(entries.map((e) => e.header).filter(Boolean))] as string[];
+  const header = headers.map((h) => `<code>${escapeHtml(h)}</code>`).join(' / ') || 'version';
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -82,7 +103,7 @@ export function indexPage(packageName: string, entries: readonly IndexEntry[]): 
 <body>
   <h1>Store Admin API reference</h1>
   <p>One page per API version of <code>${escapeHtml(packageName)}</code>. Each page is self-contained and opens offline.
-  Send the version in the <code>X-Service-API-Version</code> header of every request.</p>
+  Send the version in the ${header} header of every request.</p>
   <table>
     <thead><tr><th>API version</th><th>Title</th><th>Summary</th><th>Operations</th></tr></thead>
     <tbody>

@@ -8,10 +8,10 @@
  */
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+import { type BundleOperation, deref, operationsOf } from './bundles.ts';
 import type { ApiVersion } from './versions.ts';
 
 type Json = Record<string, unknown>;
-const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 export async function generateTypes(version: ApiVersion, document: Json): Promise<string> {
   const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], {
@@ -99,18 +99,14 @@ function reservedNames(): Set<string> {
  */
 export function generateIndex(documents: ReadonlyMap<ApiVersion, Json>): string {
   const versions = [...documents.keys()];
-  const header = versionHeaderName(documents);
+  const all = [...documents].flatMap(([version, document]) => operationsOf(version, document));
+  const header = versionHeaderName(all, documents);
   const operations = new Map<string, { method: string; path: string; versions: ApiVersion[] }>();
-  for (const [version, document] of documents) {
-    for (const [path, item] of Object.entries((document.paths as Json | undefined) ?? {})) {
-      for (const method of HTTP_METHODS) {
-        if (!(item as Json)[method]) continue;
-        const key = `${method.toUpperCase()} ${path}`;
-        const entry = operations.get(key) ?? { method, path, versions: [] };
-        entry.versions.push(version);
-        operations.set(key, entry);
-      }
-    }
+  for (const { version, method, path } of all) {
+    const key = `${method.toUpperCase()} ${path}`;
+    const entry = operations.get(key) ?? { method, path, versions: [] };
+    entry.versions.push(version);
+    operations.set(key, entry);
   }
   const alias = (version: ApiVersion) => `Paths_${version.replace(/\W/g, '_')}`;
   const byPath = new Map<string, string[]>();
@@ -148,36 +144,18 @@ ${[...byPath].map(([path, members]) => `  ${q(path)}: {\n${members.join('\n')}\n
 }
 
 /** The one header parameter whose value is the bundle's version, the same name in every bundle. */
-function versionHeaderName(documents: ReadonlyMap<ApiVersion, Json>): string {
+function versionHeaderName(operations: BundleOperation[], documents: ReadonlyMap<ApiVersion, Json>): string {
   const names = new Set<string>();
-  for (const [version, document] of documents) {
-    const resolve = (node: unknown): Json => {
-      let current = node as Json;
-      while (typeof current?.$ref === 'string') {
-        current = (current.$ref as string)
-          .slice(2)
-          .split('/')
-          .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-          .reduce<Json>((at, key) => at?.[key] as Json, document);
-      }
-      return current;
-    };
-    for (const item of Object.values((document.paths as Json | undefined) ?? {})) {
-      for (const method of HTTP_METHODS) {
-        const operation = (item as Json)[method] as Json | undefined;
-        if (!operation) continue;
-        const found = [
-          ...((operation.parameters as unknown[]) ?? []),
-          ...(((item as Json).parameters as unknown[]) ?? []),
-        ]
-          .map(resolve)
-          .filter((p) => p.in === 'header' && (resolve(p.schema).enum as unknown[] | undefined)?.includes(version));
-        if (found.length !== 1) throw new Error(`${version}: ${method} operation without one version header parameter`);
-        names.add(found[0]?.name as string);
-      }
-    }
+  for (const { version, method, parameters } of operations) {
+    const document = documents.get(version);
+    const found = parameters.filter(
+      (p) => p?.in === 'header' && deref(document, p.schema)?.enum?.includes(version) === true,
+    );
+    if (found.length !== 1) throw new Error(`${version}: ${method} operation without one version header parameter`);
+    names.add(found[0].name);
   }
-  if (names.size !== 1)
+  if (names.size !== 1) {
     throw new Error(`the version header is not named the same everywhere: ${[...names].join(', ')}`);
+  }
   return [...names][0] as string;
 }

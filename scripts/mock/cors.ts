@@ -5,9 +5,10 @@
  * violations) are exposed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { VERSION_HEADER } from './router.ts';
 
-export const EXPOSED_HEADERS = ['X-Service-API-Version', 'WWW-Authenticate', 'Allow', 'sl-violations', 'Content-Type'];
-export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer', 'X-Service-API-Version', 'Accept'];
+export const EXPOSED_HEADERS = [VERSION_HEADER, 'WWW-Authenticate', 'Allow', 'sl-violations', 'Content-Type'];
+export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer', VERSION_HEADER, 'Accept'];
 export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** Headers added to every response. */

@@ -13,7 +13,8 @@
  * Pure: no HTTP, no Prism, so it is unit-tested on its own.
  */
 
-export const VERSION_HEADER = 'X-Service-API-Version';
+// The header's name is read from the bundles at build time (openapi/components/parameters).
+export { VERSION_HEADER } from '../../generated/types/index.ts';
 
 export interface RouteEntry<T> {
   /** Lower-case HTTP method. */
@@ -25,7 +26,7 @@ export interface RouteEntry<T> {
 }
 
 export type RouteResult<T> =
-  | { kind: 'matched'; version: string; defaulted: boolean; path: string; target: T }
+  | { kind: 'matched'; version: string; path: string; target: T }
   | { kind: 'unsupported-version'; received: string; allowed: string[]; method: string; path: string }
   | { kind: 'method-not-allowed'; allow: string[]; path: string }
   | { kind: 'not-found'; suggestion?: string };
@@ -106,7 +107,7 @@ export function createRouter<T>(entries: readonly RouteEntry<T>[], versionOrder:
       const requested = versionHeader?.trim();
       if (!requested) {
         const [version, target] = byVersion.entries().next().value as [string, T];
-        return { kind: 'matched', version, defaulted: true, path: compiled.path, target };
+        return { kind: 'matched', version, path: compiled.path, target };
       }
       const target = byVersion.get(requested);
       if (target === undefined) {
@@ -118,7 +119,7 @@ export function createRouter<T>(entries: readonly RouteEntry<T>[], versionOrder:
           path: compiled.path,
         };
       }
-      return { kind: 'matched', version: requested, defaulted: false, path: compiled.path, target };
+      return { kind: 'matched', version: requested, path: compiled.path, target };
     },
   };
 }

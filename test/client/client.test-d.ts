@@ -104,6 +104,8 @@ describe('the default client', () => {
     client.GET('/stockrecords/{id}/', id);
     // @ts-expect-error the version header is the client's
     client.GET('/store/', { params: { header: { 'X-Service-API-Version': '2024-04-01' } } });
+    // @ts-expect-error the version header is the client's under withVersion too
+    old.GET('/stockrecords/{id}/', { params: { path: { id: 1 }, header: { 'X-Service-API-Version': '2023-02-10' } } });
   });
 
   it('checks bodies', () => {
@@ -155,6 +157,8 @@ describe('the default client', () => {
     client.POST('/gift-cards/', { body: { currency: 'EUR', initial: '1' }, retry: { methods: ['POST'] } });
     // @ts-expect-error timeout is a number of ms
     client.GET('/store/', { timeout: '5s' });
+    // @ts-expect-error methods are written in capitals, as Request.method has them
+    client.POST('/gift-cards/', { body: { currency: 'EUR', initial: '1' }, retry: { methods: ['post'] } });
     // @ts-expect-error attempts is a number
     client.GET('/store/', { retry: { attempts: 'many' } });
     // @ts-expect-error retry is options or false

@@ -1,5 +1,6 @@
 // The client against a local node:http server: creation checks, the headers of every operation,
 // versions, path parameters and the error shapes.
+import type { Middleware } from 'openapi-fetch';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   AdminApiError,
@@ -114,6 +115,27 @@ describe('headers', () => {
     await client.GET('/tickets/{id}/', { params: { path: { id: 3 } } });
     await client.withVersion('2023-02-10').GET('/subscriptions/');
     expect(seen).toEqual(['unstable', '2023-02-10']);
+  });
+
+  it('sets the headers once per call, with middleware added, per call, ejected or none', async () => {
+    let issued = 0;
+    const rotating = createAdminClient({ baseUrl: server.url, token: () => `token-${++issued}`, retry: false });
+    const seen: (string | null)[] = [];
+    const spy: Middleware = { onRequest: ({ request }) => void seen.push(request.headers.get('Authorization')) };
+    await rotating.GET('/store/');
+    await rotating.GET('/store/', { middleware: [spy] });
+    rotating.use(spy);
+    await rotating.GET('/tickets/{id}/', { params: { path: { id: 3 } } });
+    rotating.eject(spy);
+    await rotating.withVersion('2023-02-10').GET('/subscriptions/');
+    expect(issued).toBe(4);
+    expect(seen).toEqual(['Bearer token-2', 'Bearer token-3']);
+    expect(server.requests.map((r) => [r.headers.authorization, r.headers[header]])).toEqual([
+      ['Bearer token-1', '2024-04-01'],
+      ['Bearer token-2', '2024-04-01'],
+      ['Bearer token-3', 'unstable'],
+      ['Bearer token-4', '2023-02-10'],
+    ]);
   });
 });
 

@@ -117,6 +117,15 @@ describe('retries', () => {
     expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer t', 'Bearer t', 'Bearer t']);
   });
 
+  it('calls a token function once per call: the retries resend its token', async () => {
+    failFirst(2, 503);
+    let issued = 0;
+    const rotating = createAdminClient({ baseUrl: server.url, token: async () => `t${++issued}`, retry: fast() });
+    const { response } = await rotating.GET('/store/');
+    expect(response.status).toBe(200);
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer t1', 'Bearer t1', 'Bearer t1']);
+  });
+
   it('retries PUT (idempotent) with its body', async () => {
     failFirst(1, 503);
     const { response } = await client().PUT('/pages/{id}/', { params: { path: { id: 2 } }, body: { title: 'T' } });

@@ -1,7 +1,7 @@
 // Each version bundle holds exactly the operations spec §9 lists for it, with the version header,
 // scopes, shared 401 and the parameter encodings the spec asks for.
 import { describe, expect, it } from 'vitest';
-import { allOperations, loadBundle, operationsOf, VERSIONS } from '../helpers/bundles.ts';
+import { allOperations, loadBundle, operationsOf, ROOT, VERSIONS } from '../helpers/bundles.ts';
 import { SPEC_OPERATIONS, SPEC_SCOPES } from './inventory.ts';
 
 const VERSION_HEADER = 'x-service-api-version';
@@ -62,6 +62,29 @@ describe('parameters', () => {
       });
   });
 
+  it('every parameter is described, typed and exemplified; date filters are format date (YYYY-MM-DD)', () => {
+    for (const o of operations) {
+      for (const p of o.parameters) {
+        const at = `${o.version} ${o.operationId} ${p.in} ${p.name}`;
+        expect(p.description, at).toMatch(/\S/);
+        expect(p.schema?.type, at).toBeDefined();
+        expect(p.example, at).toBeDefined();
+        if (p.in === 'query' && /date/.test(p.name))
+          expect(p.schema, at).toMatchObject({ type: 'string', format: 'date' });
+      }
+    }
+  });
+
+  it('array query filters document their encoding with their own name (name=a&name=b)', () => {
+    for (const o of operations) {
+      for (const p of o.parameters.filter((x) => x.in === 'query' && x.schema?.type === 'array')) {
+        expect(p.description, `${o.operationId} ${p.name}`).toMatch(/repeated\s+parameters/);
+        expect(p.description, `${o.operationId} ${p.name}`).toMatch(/array\s+encoding/);
+        expect(p.description, `${o.operationId} ${p.name}`).toContain(`\`${p.name}=`);
+      }
+    }
+  });
+
   it('list operations take a string cursor and path ids are integers', () => {
     for (const o of operations) {
       const path = o.parameters.filter((p) => p.in === 'path');
@@ -74,7 +97,36 @@ describe('parameters', () => {
 
   it('the version header name is written in exactly one source file', async () => {
     const { execFileSync } = await import('node:child_process');
-    const files = execFileSync('grep', ['-rli', 'name: X-Service-API-Version', 'openapi/'], { encoding: 'utf8' });
+    // The contract's source and the scripts that build, lint, render and ship it; everything else
+    // reads the name from the bundles (generated/types/index.ts exports it as VERSION_HEADER).
+    const sources = [
+      'openapi/',
+      'redocly.yaml',
+      'scripts/build.ts',
+      'scripts/lib/',
+      'scripts/docs.ts',
+      'scripts/docs/',
+    ];
+    const more = ['scripts/diff.ts', 'scripts/diff/', 'scripts/cli.ts', 'scripts/pack/'];
+    const files = execFileSync('grep', ['-rli', 'X-Service-API-Version', ...sources, ...more], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(files.trim().split('\n')).toEqual(['openapi/components/parameters/ApiVersionHeader.yaml']);
+  });
+
+  it.each(VERSIONS)('%s: every operation uses the one shared version header parameter of its version', (version) => {
+    const refs = new Set(
+      operationsOf(version).flatMap(({ operation }) =>
+        (operation.parameters ?? [])
+          .map((p: { $ref?: string }) => p.$ref)
+          .filter((ref: string | undefined) => ref?.startsWith('#/components/parameters/ApiVersion')),
+      ),
+    );
+    expect([...refs]).toEqual([`#/components/parameters/ApiVersion-${version}`]);
+    for (const { operationId, parameters } of operationsOf(version)) {
+      const headers = parameters.filter((p) => p.in === 'header');
+      expect(headers, operationId).toHaveLength(1);
+    }
   });
 });

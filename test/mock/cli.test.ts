@@ -6,7 +6,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { startMock } from '../../scripts/mock/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
@@ -120,12 +121,25 @@ describe('npm start', () => {
     expect(await portIsFree(port)).toBe(true);
   });
 
-  it('stops on SIGTERM too', async () => {
-    const mock = start(process.execPath, [TSX, 'scripts/mock.ts', '--port', '0', '--quiet']);
+  it('serves generated data with --dynamic, the same for the same --seed, and stops on SIGTERM too', async () => {
+    const args = [TSX, 'scripts/mock.ts', '--port', '0', '--quiet', '--dynamic', '--seed', 'frontend'];
+    const mock = start(process.execPath, args);
     await until(
       () => mock.stdout().includes('press Ctrl-C to stop'),
       () => mock.stdout() + mock.stderr(),
     );
+    expect(mock.stdout()).toContain('dynamic data (seed "frontend")');
+    const url = /listening on (\S+)/.exec(mock.stdout())?.[1];
+    const store = async (base: string) =>
+      (await fetch(`${base}/store/`, { headers: { Authorization: 'Bearer t' } })).text();
+    const reference = await startMock({ port: 0, dynamic: true, seed: 'frontend' });
+    try {
+      const generated = await store(url as string);
+      expect(generated).toBe(await store(reference.url));
+      expect(generated).not.toBe(await store(inject('mockUrl')));
+    } finally {
+      await reference.close();
+    }
     process.kill(-(mock.child.pid as number), 'SIGTERM');
     expect((await mock.exited).code).toBe(0);
   });

@@ -29,7 +29,6 @@ describe('router', () => {
     expect(router.resolve('GET', '/subscriptions/', '2023-02-10')).toMatchObject({
       kind: 'matched',
       version: '2023-02-10',
-      defaulted: false,
       target: 'subs-old',
     });
     expect(router.resolve('GET', '/subscriptions/', ' 2024-04-01 ')).toMatchObject({ target: 'subs-new' });
@@ -38,7 +37,7 @@ describe('router', () => {
   it("defaults to the endpoint's newest version when the header is absent or empty", () => {
     expect(router.resolve('GET', '/subscriptions/', undefined)).toMatchObject({
       version: '2024-04-01',
-      defaulted: true,
+      target: 'subs-new',
     });
     expect(router.resolve('GET', '/tickets/7/', '')).toMatchObject({ version: 'unstable', target: 'ticket-get' });
     expect(router.resolve('PATCH', '/tickets/7/', undefined)).toMatchObject({ version: '2024-04-01' });
