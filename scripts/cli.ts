@@ -3,7 +3,8 @@
  * store-admin-contract: the command line of the published package (its `bin`, bundled to
  * dist/bin/cli.js by scripts/pack/build.ts; in this repo run it with `npx tsx scripts/cli.ts`).
  *
- *   mock [--port N] [--host H] [--dynamic] [--seed S] [--quiet]   serve every packaged API version (Prism)
+ *   mock [--port N] [--host H] [--dynamic] [--seed S] [--quiet]   serve every packaged API version (Prism;
+ *                                                                  scripts/mock/command.ts, as npm start)
  *   types --version V --out FILE                                   write the path types of API version V
  *   --version                                                      print the package and API versions
  *   --help
@@ -27,12 +28,13 @@ const PACKAGE = '@store-admin/contract';
 const USAGE = `Usage: ${BIN} <command> [options]
 
 Commands:
-  mock [--port N] [--host H] [--dynamic] [--seed S] [--quiet]
-      Serve every API version of the package with Prism on one port; the ${VERSION_HEADER}
-      header picks the version (default: the newest that has the endpoint). --port defaults to
-      $PORT, else 4010 (0 picks a free port); --host to 127.0.0.1; --dynamic generates data from
-      the schemas instead of the examples (--seed makes it repeatable); --quiet drops the request
-      log. Stops on Ctrl-C / SIGTERM. Needs the optional peer @stoplight/prism-http.
+  mock [--port N] [--host H] [--dynamic] [--seed S] [--quiet] [--examples]
+      Serve every API version of the package with Prism on one port, as \`npm start\` does in the
+      package's repo; the ${VERSION_HEADER} header picks the version (default: the newest that
+      has the endpoint). --port defaults to $PORT, else 4010 (0 picks a free port); --host to $HOST,
+      else 127.0.0.1; --dynamic generates data from the schemas instead of the examples (--seed
+      makes it repeatable); --quiet drops the request log; --examples lists the example names.
+      Stops on Ctrl-C / SIGTERM. Needs the optional peer @stoplight/prism-http.
   types --version V --out FILE
       Write the TypeScript path types of API version V, generated with openapi-typescript from the
       packaged bundle (the same output as ${PACKAGE}/types/V). Needs the optional peer openapi-typescript.
@@ -84,56 +86,14 @@ function parseVersion(value: string | undefined): ApiVersion {
   return value as ApiVersion;
 }
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535)
-    throw new UsageError(`--port must be a TCP port (0-65535), got "${value}"`);
-  return port;
-}
-
 async function mock(args: string[]): Promise<void> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string', short: 'p' },
-      host: { type: 'string' },
-      dynamic: { type: 'boolean', default: false },
-      seed: { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-    },
-  });
-  const port = parsePort(values.port ?? process.env.PORT ?? '4010');
-  const host = values.host ?? '127.0.0.1';
   const mockPeers = Object.keys(manifest.peerDependencies ?? {}).filter((name) => name.startsWith('@stoplight/'));
-  const { startMock } = await withPeers('mock', mockPeers, () => import('./mock/index.ts'));
-  const options = {
-    host,
-    port,
-    dynamic: values.dynamic,
-    ...(values.seed === undefined ? {} : { seed: values.seed }),
-    bundlesDir: join(root, 'generated', 'openapi'),
-    ...(values.quiet ? {} : { log: (line: string) => console.log(line) }),
-  };
-  const server = await startMock(options).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'EADDRINUSE')
-      throw new CommandError(`port ${port} on ${host} is in use: pick another with --port`);
-    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') {
-      throw new CommandError(`cannot listen on host "${host}": pass a local address with --host (e.g. 127.0.0.1)`);
-    }
-    if (error.code === 'EACCES') throw new CommandError(`not allowed to listen on port ${port}: use a port above 1023`);
+  const command = await withPeers('mock', mockPeers, () => import('./mock/command.ts'));
+  await command.runMockCommand(args, { bundlesDir: join(root, 'generated', 'openapi') }).catch((error: unknown) => {
+    if (error instanceof command.MockUsageError) throw new UsageError(error.message);
+    if (error instanceof command.MockStartError) throw new CommandError(error.message);
     throw error;
   });
-  console.log(`${PACKAGE} ${manifest.version} mock listening on ${server.url}`);
-  console.log(
-    `  ${server.operations} operations of API versions ${server.versions.join(', ')} (header ${VERSION_HEADER})`,
-  );
-  console.log(`  ${values.dynamic ? 'generated data' : 'examples'}; any "Authorization: Bearer <token>" is accepted`);
-  const stop = async () => {
-    await server.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 async function types(args: string[]): Promise<void> {

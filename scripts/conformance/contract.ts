@@ -4,8 +4,8 @@
  * Each break is reported as `{field, rule, message}`, with `field` written like the mock's error
  * fields (`body.results[0].id`) and `rule` the JSON Schema keyword (or `status`, `content-type`).
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { ajvWithBundle } from '../lib/ajv.ts';
 import { type ApiVersion, type Bundle, type BundleOperation, deref, type Json } from '../lib/bundles.ts';
 import { formatField } from '../mock/errors.ts';
 
@@ -64,11 +64,7 @@ export class Contract {
   constructor(bundles: Bundle[]) {
     this.bundles = bundles;
     for (const bundle of bundles) {
-      // strict off: OpenAPI keywords (example, discriminator...) sit beside JSON Schema ones.
-      const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-      addFormats.default(ajv); // includes int32/int64
-      ajv.addSchema(bundle.document, this.id(bundle.version));
-      this.ajvs.set(bundle.version, ajv);
+      this.ajvs.set(bundle.version, ajvWithBundle(bundle.document, this.id(bundle.version)));
     }
   }
 

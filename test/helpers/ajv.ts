@@ -1,9 +1,9 @@
 /**
- * A JSON Schema 2020-12 validator (ajv) loaded with one version bundle, so that schemas are
- * compiled by `$ref` into the bundle exactly as a downstream validator would see them.
+ * The contract tests' validator: scripts/lib/ajv.ts per version bundle (cached), and a helper that
+ * validates a value against an inline schema of the bundle.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { ajvWithBundle } from '../../scripts/lib/ajv.ts';
 import { type ApiVersion, type Json, loadBundle } from './bundles.ts';
 
 const validators = new Map<ApiVersion, Ajv2020>();
@@ -12,10 +12,7 @@ const validators = new Map<ApiVersion, Ajv2020>();
 export function ajvFor(version: ApiVersion): Ajv2020 {
   let ajv = validators.get(version);
   if (!ajv) {
-    // strict off: OpenAPI keywords (example, discriminator, xml…) sit beside JSON Schema ones.
-    ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-    addFormats.default(ajv);
-    ajv.addSchema(loadBundle(version), 'bundle.json');
+    ajv = ajvWithBundle(loadBundle(version), 'bundle.json');
     validators.set(version, ajv);
   }
   return ajv;

@@ -274,7 +274,7 @@ describe(`the ${BIN} bin`, () => {
       [['types', '--version', '1999-01-01', '--out', 'y.ts'], /unknown API version "1999-01-01".*2024-04-01/],
       [['types', '--version', '2024-04-01'], /--out FILE/],
       [['types', '--out', 'y.ts'], /--version V/],
-      [['mock', '--port', 'eighty'], /--port must be a TCP port/],
+      [['mock', '--port', 'eighty'], /Invalid port "eighty": set --port to a number/],
       [['mock', '--nope'], /Unknown option '--nope'/],
       [['serve'], /unknown command "serve"/],
     ];
@@ -331,7 +331,7 @@ console.log(JSON.stringify({ status: response.status, version: response.headers.
       expect(answer.status).toBe(200);
       expect(answer.version).toBe('2024-04-01');
       expect(Array.isArray(answer.data) && typeof answer.data[0]?.name).toBe('string');
-      expect(output).toContain(`API versions ${VERSIONS.join(', ')}`);
+      expect(output).toContain(`versions: ${VERSIONS.join(', ')}`);
     } finally {
       child.kill('SIGTERM');
     }
