@@ -12,9 +12,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { freePort } from '../lib/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = resolve(ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -219,14 +219,6 @@ await Promise.all([mock.stop(), bare.stop()]);
 process.stdout.write('\n');
 
 // 2. Startup --------------------------------------------------------------------------------------
-/** A port free a moment ago (the mock is then started on it, as `PORT=… npm start`). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((done) => probe.close(done));
-  return port;
-}
 
 async function startupOnce(): Promise<number> {
   const port = await freePort();

@@ -3,11 +3,10 @@
  * security scopes, parameters, request bodies and responses. Schemas are handed to schema.ts with
  * the direction they travel in (parameters and bodies: request; responses: response).
  */
+import { HTTP_METHODS } from '../lib/bundles.ts';
 import { type Change, type Json, type Severity, widened } from './model.ts';
 import { deref } from './resolve.ts';
 import { compareSchemas, type SchemaContext } from './schema.ts';
-
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 interface Operation {
   key: string;

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { HTTP_METHODS } from '../lib/bundles.ts';
 
 const run = promisify(execFile);
 const redoclyBin = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
@@ -58,7 +59,7 @@ export async function describeBundle(version: string, bundleFile: string, file: 
   const header = Object.values(bundle.components?.parameters ?? {}).find(
     (p) => p.in === 'header' && p.schema?.enum?.includes(version),
   )?.name;
-  const methods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+  const methods = new Set<string>(HTTP_METHODS);
   const operations = Object.values(bundle.paths ?? {}).reduce(
     (count, item) => count + Object.keys(item).filter((key) => methods.has(key)).length,
     0,

@@ -9,11 +9,10 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderVersion } from '../../scripts/docs/render.ts';
 import { SPEC_OPERATIONS } from '../contract/inventory.ts';
-import { type Json, loadBundle, ROOT, VERSIONS } from '../helpers/bundles.ts';
+import { type Json, loadBundle, HTTP_METHODS as METHODS, ROOT, VERSIONS } from '../helpers/bundles.ts';
 import { type Browser, checkDocsPage, type ExpectedOperation, examplesOf, launchBrowser } from './check-page.ts';
 
 const ARTIFACTS = join(ROOT, 'test', '.artifacts', 'docs');
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** What the page of `version` must show: every spec operation of it, with the bundle's examples. */
 function expectedOf(version: string, bundle: Json): ExpectedOperation[] {

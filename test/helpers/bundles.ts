@@ -7,13 +7,14 @@ import {
   type ApiVersion,
   type BundleOperation,
   deref,
+  HTTP_METHODS,
   type Json,
   loadBundles,
   operationsOf as operationsOfDocument,
   VERSIONS,
 } from '../../scripts/lib/bundles.ts';
 
-export { type ApiVersion, type BundleOperation, deref, type Json, VERSIONS };
+export { type ApiVersion, type BundleOperation, deref, HTTP_METHODS, type Json, VERSIONS };
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { freePort } from '../../scripts/lib/net.ts';
 import { startMock } from '../../scripts/mock/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -62,14 +63,6 @@ async function until(check: () => boolean, what: () => string, timeoutMs = 20_00
     if (Date.now() > deadline) throw new Error(`Timed out waiting: ${what()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function portIsFree(port: number): Promise<boolean> {
