@@ -1,21 +1,28 @@
 /**
  * Builds every generated artifact from the hand-written OpenAPI source, so that what users consume
- * (bundles, types) is always derived and never edited by hand:
- *   1. Redocly bundles each API version into generated/openapi/<version>.yaml
+ * (bundles, types, the contract's operation table) is always derived and never edited by hand:
+ *   1. Redocly bundles each API of redocly.yaml into generated/openapi/<version>.yaml
  *   2. the same bundle is written as generated/openapi/<version>.json
  *   3. openapi-typescript turns each bundle into generated/types/<version>.ts
- *   4. generated/types/index.ts lists the versions and which of them serves each operation
- * Usage: tsx scripts/build.ts [--out DIR]   (DIR defaults to generated/; the drift test uses a temp DIR)
+ *   4. generated/types/index.ts (type level) and src/contract/operations.generated.ts (the versions,
+ *      the version header's name, which versions serve each operation)
+ * Usage: tsx scripts/build.ts [--out DIR]   (DIR defaults to the repo; the freshness test uses a temp DIR,
+ * which receives openapi/, types/ and operations.generated.ts)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundleVersion } from './lib/bundle.ts';
-import { generateIndex, generateTypes } from './lib/types.ts';
-import { type ApiVersion, VERSIONS } from './lib/versions.ts';
+import { generateOperationTable, generateTypes, generateTypesIndex } from '../src/codegen/index.ts';
+import { packageRoot } from '../src/contract/index.ts';
+import { bundleApi } from './lib/redocly.ts';
+import { redoclyApis } from './lib/redocly-apis.ts';
 
-const { values } = parseArgs({ options: { out: { type: 'string', default: 'generated' } } });
-const out = resolve(values.out ?? 'generated');
+const { values } = parseArgs({ options: { out: { type: 'string' } } });
+const root = packageRoot();
+const generated = values.out ? resolve(values.out) : join(root, 'generated');
+const tableFile = values.out
+  ? join(generated, 'operations.generated.ts')
+  : join(root, 'src/contract/operations.generated.ts');
 
 async function step<T>(label: string, run: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -25,20 +32,27 @@ async function step<T>(label: string, run: () => Promise<T>): Promise<T> {
 }
 
 const started = performance.now();
-console.log(`Building ${VERSIONS.length} API versions into ${out}`);
-await mkdir(join(out, 'openapi'), { recursive: true });
-await mkdir(join(out, 'types'), { recursive: true });
-const documents = new Map<ApiVersion, Record<string, unknown>>();
-for (const version of VERSIONS) {
-  const yamlFile = join(out, 'openapi', `${version}.yaml`);
-  const document = await step(`bundle ${version} -> openapi/${version}.yaml`, () => bundleVersion(version, yamlFile));
+const apis = redoclyApis(root);
+console.log(`Building ${apis.length} API versions into ${generated}`);
+await mkdir(join(generated, 'openapi'), { recursive: true });
+await mkdir(join(generated, 'types'), { recursive: true });
+const documents = new Map<string, Record<string, unknown>>();
+for (const api of apis) {
+  const { version } = api;
+  const yamlFile = join(generated, 'openapi', `${version}.yaml`);
+  const document = await step(`bundle ${version} -> openapi/${version}.yaml`, () => bundleApi(api, yamlFile));
   documents.set(version, document);
   await step(`write  ${version} -> openapi/${version}.json`, () =>
-    writeFile(join(out, 'openapi', `${version}.json`), `${JSON.stringify(document, null, 2)}\n`),
+    writeFile(join(generated, 'openapi', `${version}.json`), `${JSON.stringify(document, null, 2)}\n`),
   );
   await step(`types  ${version} -> types/${version}.ts`, async () =>
-    writeFile(join(out, 'types', `${version}.ts`), await generateTypes(version, document)),
+    writeFile(join(generated, 'types', `${version}.ts`), await generateTypes(version, document)),
   );
 }
-await step('index  -> types/index.ts', () => writeFile(join(out, 'types', 'index.ts'), generateIndex(documents)));
+await step('index  -> types/index.ts', () =>
+  writeFile(join(generated, 'types', 'index.ts'), generateTypesIndex(documents)),
+);
+await step('table  -> src/contract/operations.generated.ts', () =>
+  writeFile(tableFile, generateOperationTable(documents)),
+);
 console.log(`Built in ${(performance.now() - started).toFixed(0)} ms`);

@@ -19,10 +19,10 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
+import { VERSIONS } from '../src/contract/index.ts';
 import type { Change, Json } from './diff/model.ts';
 import { compareDocuments, operationsOf } from './diff/operations.ts';
 import { countBySeverity, formatReport, type VersionResult } from './diff/report.ts';
-import { VERSIONS } from './lib/versions.ts';
 
 const USAGE = 'usage: npm run diff -- --base <git-ref> [--head <git-ref>] [--json] [--dir <path>]';
 const BUNDLES = 'generated/openapi';

@@ -11,8 +11,8 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { VERSIONS } from '../src/contract/index.ts';
 import { describeBundle, type IndexEntry, indexPage, PACKAGE_ROOT, renderVersion } from './docs/render.ts';
-import { VERSIONS } from './lib/versions.ts';
 
 function fail(message: string): never {
   console.error(`docs: ${message}`);

@@ -2,6 +2,7 @@
 // assertions because they must look through `$ref`s (parameters and schemas are shared files),
 // which Redocly's configurable rules do not do reliably.
 import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 
 /**
  * The version header's name, read from the one file that writes it (spec §9: the real name carries
@@ -9,7 +10,8 @@ import { readFileSync } from 'node:fs';
  */
 function versionHeaderName() {
   const file = new URL('../components/parameters/ApiVersionHeader.yaml', import.meta.url);
-  const names = new Set([...readFileSync(file, 'utf8').matchAll(/^\s+name:\s*['"]?([^'"\s]+)/gm)].map((m) => m[1]));
+  const parameters = Object.values(parse(readFileSync(file, 'utf8'), { maxAliasCount: 0 }) ?? {});
+  const names = new Set(parameters.filter((p) => p?.in === 'header').map((p) => p.name));
   if (names.size !== 1) throw new Error(`${file.pathname}: expected one header name, found ${[...names].join(', ')}`);
   return [...names][0];
 }

@@ -17,7 +17,7 @@ import { parseArgs, promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import createClient from 'openapi-fetch';
-import { createAdminClient, VERSION_HEADER } from '../../src/index.ts';
+import { createAdminClient, VERSION_HEADER } from '../../src/client/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2000' } } });
@@ -159,7 +159,7 @@ async function bundleSize(label: string, contents: string, resolveDir: string) {
 async function size() {
   const entry = await bundleSize(
     'client entry (src/index.ts + openapi-fetch)',
-    "export * from './src/index.ts';",
+    "export * from './src/client/index.ts';",
     ROOT,
   );
   const base = await bundleSize('openapi-fetch alone', "export { default } from 'openapi-fetch';", ROOT);
@@ -191,7 +191,7 @@ async function typeCost() {
   await mkdir(dir, { recursive: true });
   await writeFile(
     join(dir, 'imports-only.ts'),
-    "import { type AdminClient, type AdminPaths, createAdminClient } from '../../src/index.ts';\n" +
+    "import { type AdminClient, type AdminPaths, createAdminClient } from '../../src/client/index.ts';\n" +
       "export const client: AdminClient<AdminPaths> = createAdminClient({ baseUrl: 'http://x', token: 't' });\n",
   );
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');

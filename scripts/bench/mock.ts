@@ -14,6 +14,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { VERSION_HEADER } from '../../src/contract/index.ts';
 import { freePort } from '../lib/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -25,7 +26,7 @@ const SECONDS = Number(values.seconds);
 const RUNS = Number(values.runs);
 const WARMUP_MS = 500;
 
-const HEADERS = { Authorization: 'Bearer bench', 'X-Service-API-Version': '2024-04-01' };
+const HEADERS = { Authorization: 'Bearer bench', [VERSION_HEADER]: '2024-04-01' };
 const GIFT_CARD = JSON.stringify({ currency: 'EUR', initial: '50.00', expired_at: '2025-12-31T23:59:59Z' });
 
 interface Scenario {
@@ -43,7 +44,7 @@ const SCENARIOS: Scenario[] = [
     path: '/gift-cards/',
     headers: {
       ...HEADERS,
-      'X-Service-API-Version': '2023-02-10',
+      [VERSION_HEADER]: '2023-02-10',
       'Content-Type': 'application/json',
       'Content-Length': String(Buffer.byteLength(GIFT_CARD)),
     },
@@ -172,7 +173,11 @@ const fmt = (n: number, digits = 0) =>
 
 // 1. Throughput -----------------------------------------------------------------------------------
 console.log(`Mock benchmark: ${SECONDS} s per scenario after ${WARMUP_MS} ms warm-up, 127.0.0.1, keep-alive`);
-const mock = spawnServer(process.execPath, [TSX, 'scripts/mock.ts', '--port', '0', '--quiet'], /listening on (\S+)/);
+const mock = spawnServer(
+  process.execPath,
+  [TSX, 'src/cli/bin.ts', 'mock', '--port', '0', '--quiet'],
+  /listening on (\S+)/,
+);
 const mockUrl = await mock.url;
 const bodies: Record<string, string> = {};
 for (const scenario of SCENARIOS) {

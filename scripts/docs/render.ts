@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { HTTP_METHODS } from '../lib/bundles.ts';
+import { HTTP_METHODS } from '../../src/contract/index.ts';
 
 const run = promisify(execFile);
 const redoclyBin = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');

@@ -13,7 +13,7 @@ import {
   paginate,
   unwrap,
   type V2023_02_10,
-} from '../../src/index.ts';
+} from '../../src/client/index.ts';
 
 /**
  * A and B accept the same values. openapi-fetch returns `Readable<T>` (a mapped copy), which is

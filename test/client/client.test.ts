@@ -11,7 +11,7 @@ import {
   unwrap,
   VERSION_HEADER,
   VERSIONS,
-} from '../../src/index.ts';
+} from '../../src/client/index.ts';
 import { SPEC_OPERATIONS } from '../contract/inventory.ts';
 import { callEveryOperation } from './fixtures/every-operation.ts';
 import { json, startServer, type TestServer } from './server.ts';

@@ -1,6 +1,6 @@
 // paginate against a local node:http server serving pages linked by `next` URLs.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AdminApiError, createAdminClient, cursorOf, paginate } from '../../src/index.ts';
+import { AdminApiError, createAdminClient, cursorOf, paginate } from '../../src/client/index.ts';
 import { json, startServer, type TestServer } from './server.ts';
 
 let server: TestServer;

@@ -1,8 +1,8 @@
 // Retries, timeouts and abort against a local node:http server. No timing assertions: waits are
 // observed through `onRetry` and request counts; backoffs are set to a millisecond.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createAdminClient, type RetryEvent, retryAfterMs } from '../../src/index.ts';
-import { backoffMs, DEFAULT_RETRY } from '../../src/retry.ts';
+import { createAdminClient, type RetryEvent, retryAfterMs } from '../../src/client/index.ts';
+import { backoffMs, DEFAULT_RETRY } from '../../src/client/retry.ts';
 import { json, startServer, type TestServer } from './server.ts';
 
 let server: TestServer;

@@ -1,7 +1,7 @@
 // scripts/lib/types.ts: named schema aliases that never shadow a global, request fields with a
 // `default` kept optional, and the operation index built from the bundles.
 import { describe, expect, it } from 'vitest';
-import { generateIndex, generateTypes } from '../../scripts/lib/types.ts';
+import { generateOperationTable, generateTypes, generateTypesIndex } from '../../src/codegen/index.ts';
 
 const header = (version: string) => ({
   name: 'X-Service-API-Version',
@@ -63,7 +63,7 @@ describe('generateTypes', () => {
   });
 });
 
-describe('generateIndex', () => {
+describe('generateOperationTable and generateTypesIndex', () => {
   const documents = new Map([
     ['2024-04-01', doc('2024-04-01', { '/a/': { get: op('2024-04-01'), patch: op('2024-04-01') } })],
     ['2023-02-10', doc('2023-02-10', { '/a/': { get: op('2023-02-10') }, '/b/': { post: op('2023-02-10') } })],
@@ -71,18 +71,20 @@ describe('generateIndex', () => {
   ] as const);
 
   it('lists the versions of each operation, the first serving one as default', () => {
-    const out = generateIndex(documents);
+    const out = generateOperationTable(documents);
     expect(out).toContain("export const VERSION_HEADER = 'X-Service-API-Version';");
     expect(out).toContain("'GET /a/': ['2024-04-01', '2023-02-10'],");
     expect(out).toContain("'POST /b/': ['2023-02-10'],");
     expect(out).toContain("'PUT /a/': ['unstable'],");
-    expect(out).toContain(
+    expect(generateTypesIndex(documents)).toContain(
       "    get: Paths_2024_04_01['/a/']['get'];\n    patch: Paths_2024_04_01['/a/']['patch'];\n    put: Paths_unstable['/a/']['put'];",
     );
   });
 
   it('refuses an operation without the version header of its bundle', () => {
     const broken = new Map([['unstable', doc('unstable', { '/a/': { get: op('2024-04-01') } })]] as const);
-    expect(() => generateIndex(broken)).toThrow('unstable: get operation without one version header parameter');
+    expect(() => generateOperationTable(broken)).toThrow(
+      'unstable: get operation without one version header parameter',
+    );
   });
 });

@@ -4,9 +4,9 @@
  * that version's bundle (status declared, body valid against the schema, formats included).
  */
 import { describe, expect, inject, it } from 'vitest';
-import { Contract } from '../../scripts/conformance/contract.ts';
-import { loadBundles, VERSION_HEADER } from '../../scripts/mock/index.ts';
-import { createAdminClient } from '../../src/index.ts';
+import { createAdminClient } from '../../src/client/index.ts';
+import { Contract } from '../../src/conformance/index.ts';
+import { loadBundles, VERSION_HEADER } from '../../src/contract/index.ts';
 
 const contract = new Contract(loadBundles());
 const client = createAdminClient({ baseUrl: inject('mockUrl'), token: 'conformance-token' });

@@ -6,7 +6,7 @@
 import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { runConformance } from '../../scripts/conformance/run.ts';
+import { runConformance } from '../../src/conformance/index.ts';
 import { runProcess } from '../helpers/process.ts';
 import { DEFECTS, startWrongServer } from './wrong-server.ts';
 
@@ -14,7 +14,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
 const runCli = (args: string[]) =>
-  runProcess(process.execPath, [TSX, 'scripts/conformance.ts', ...args], { cwd: ROOT });
+  runProcess(process.execPath, [TSX, 'src/cli/bin.ts', 'conformance', ...args], { cwd: ROOT });
 
 let wrong: Awaited<ReturnType<typeof startWrongServer>>;
 beforeAll(async () => {
@@ -104,7 +104,7 @@ describe('usage', () => {
     const result = await runCli(['--token', 't']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Missing --base-url.');
-    expect(result.stderr).toContain('Usage: npm run conformance');
+    expect(result.stderr).toContain('--help');
   });
 
   it('reports an unreachable server as a violation', async () => {

@@ -5,8 +5,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deref, type Json, loadBundles } from '../../scripts/mock/index.ts';
-import { templateToRegExp, VERSION_HEADER } from '../../scripts/mock/router.ts';
+import { deref, type Json, loadBundles, VERSION_HEADER } from '../../src/contract/index.ts';
+import { templateToRegExp } from '../../src/mock/index.ts';
 
 /** The defects, as the runner must report them: operation, version, field, rule. */
 export const DEFECTS = [

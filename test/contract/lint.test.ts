@@ -2,9 +2,8 @@
 // zero errors and zero warnings. Then proves the house rules fire: a scratch copy of openapi/ with
 // one deliberate violation per rule must be reported, rule by rule, in the file that breaks it.
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -72,7 +71,9 @@ describe('the house rules', () => {
   };
 
   it('fire on a deliberate violation of each, in a scratch copy', { timeout: 60_000 }, async () => {
-    scratch = await mkdtemp(join(tmpdir(), 'house-rules-'));
+    // Inside the repo (git-ignored .tmp/): the house rules plugin resolves its imports from node_modules.
+    await mkdir(join(ROOT, '.tmp'), { recursive: true });
+    scratch = await mkdtemp(join(ROOT, '.tmp', 'house-rules-'));
     await cp(join(ROOT, 'openapi'), join(scratch, 'openapi'), { recursive: true });
     await cp(join(ROOT, 'redocly.yaml'), join(scratch, 'redocly.yaml'));
     for (const [file, edits] of Object.entries(VIOLATIONS)) {

@@ -3,7 +3,7 @@
  * validates a value against an inline schema of the bundle.
  */
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { ajvWithBundle } from '../../scripts/lib/ajv.ts';
+import { ajvWithBundle } from '../../src/validation/index.ts';
 import { type ApiVersion, type Json, loadBundle } from './bundles.ts';
 
 const validators = new Map<ApiVersion, Ajv2020>();

@@ -12,7 +12,7 @@ import {
   loadBundles,
   operationsOf as operationsOfDocument,
   VERSIONS,
-} from '../../scripts/lib/bundles.ts';
+} from '../../src/contract/index.ts';
 
 export { type ApiVersion, type BundleOperation, deref, HTTP_METHODS, type Json, VERSIONS };
 

@@ -8,7 +8,8 @@ import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/net.ts';
-import { startMock } from '../../scripts/mock/index.ts';
+import { EXIT } from '../../src/cli/index.ts';
+import { startMock } from '../../src/mock/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
@@ -115,7 +116,7 @@ describe('npm start', () => {
   });
 
   it('serves generated data with --dynamic, the same for the same --seed, and stops on SIGTERM too', async () => {
-    const args = [TSX, 'scripts/mock.ts', '--port', '0', '--quiet', '--dynamic', '--seed', 'frontend'];
+    const args = [TSX, 'src/cli/bin.ts', 'mock', '--port', '0', '--quiet', '--dynamic', '--seed', 'frontend'];
     const mock = start(process.execPath, args);
     await until(
       () => mock.stdout().includes('press Ctrl-C to stop'),
@@ -139,7 +140,7 @@ describe('npm start', () => {
 
   it('takes HOST and PORT from the environment, and --port over PORT', async () => {
     const port = await freePort();
-    const mock = start(process.execPath, [TSX, 'scripts/mock.ts', '--port', String(port), '--quiet'], {
+    const mock = start(process.execPath, [TSX, 'src/cli/bin.ts', 'mock', '--port', String(port), '--quiet'], {
       PORT: '1',
       HOST: '127.0.0.1',
     });
@@ -159,12 +160,12 @@ describe('npm start', () => {
       await new Promise((resolve) => blocker?.close(resolve));
     });
 
-    it('is one line naming the port and the variable to change, exit 1', async () => {
+    it('is one line naming the port and the variable to change, exit 3 (could not do its job)', async () => {
       blocker = createServer();
       await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
       port = (blocker.address() as { port: number }).port;
-      const mock = start(process.execPath, [TSX, 'scripts/mock.ts'], { PORT: String(port) });
-      expect((await mock.exited).code).toBe(1);
+      const mock = start(process.execPath, [TSX, 'src/cli/bin.ts', 'mock'], { PORT: String(port) });
+      expect((await mock.exited).code).toBe(EXIT.internal);
       const lines = mock.stderr().trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(`Port ${port}`);
@@ -172,19 +173,24 @@ describe('npm start', () => {
       expect(mock.stdout()).toBe('');
 
       const viaNpm = start('npm', ['start', '--silent'], { PORT: String(port) });
-      expect((await viaNpm.exited).code).toBe(1);
+      expect((await viaNpm.exited).code).toBe(EXIT.internal);
       expect(viaNpm.stderr()).toContain(`Port ${port} on 127.0.0.1 is already in use: set PORT`);
     });
   });
 
-  it('refuses a port that is not a number in one line', async () => {
-    const mock = start(process.execPath, [TSX, 'scripts/mock.ts'], { PORT: 'http' });
-    expect((await mock.exited).code).toBe(1);
-    expect(mock.stderr().trim().split('\n')).toEqual(['Invalid port "http": set PORT to a number from 0 to 65535.']);
+  it('refuses a port that is not a number, naming it, as a usage error (exit 2) under the bin and npm start', async () => {
+    const mock = start(process.execPath, [TSX, 'src/cli/bin.ts', 'mock'], { PORT: 'http' });
+    expect((await mock.exited).code).toBe(EXIT.usage);
+    expect(mock.stderr().trim().split('\n')[0]).toBe(
+      'store-admin-contract: Invalid port "http": set PORT to a number from 0 to 65535.',
+    );
+    const viaNpm = start('npm', ['start', '--silent', '--', '--bogus-flag']);
+    expect((await viaNpm.exited).code).toBe(EXIT.usage);
+    expect(viaNpm.stderr()).toContain("Unknown option '--bogus-flag'");
   });
 
   it('lists the example names for Prefer: example=<name>', async () => {
-    const listing = start(process.execPath, [TSX, 'scripts/mock.ts', '--examples']);
+    const listing = start(process.execPath, [TSX, 'src/cli/bin.ts', 'mock', '--examples']);
     expect((await listing.exited).code).toBe(0);
     expect(listing.stdout()).toMatch(/2024-04-01\s+GET\s+\/subscriptions\/\s+200: active, past_due/);
     expect(listing.stdout()).toMatch(/unstable\s+GET\s+\/tickets\/\{id\}\/\s+200: open, solved/);

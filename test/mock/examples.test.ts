@@ -4,9 +4,9 @@
  * in dynamic mode (`--dynamic` / `Prefer: dynamic=true`), repeatable with a seed.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Contract } from '../../scripts/conformance/contract.ts';
-import { buildPath, requestExample } from '../../scripts/conformance/run.ts';
-import { deref, type Json, listExamples, loadBundles, type MockServer, startMock } from '../../scripts/mock/index.ts';
+import { buildPath, Contract, requestExample } from '../../src/conformance/index.ts';
+import { deref, type Json, listExamples, loadBundles } from '../../src/contract/index.ts';
+import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { call } from './http.ts';
 
 const bundles = loadBundles();

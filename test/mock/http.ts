@@ -1,6 +1,6 @@
 /** Raw HTTP calls to the suite's mock (test/setup/mock.ts), for the cases a typed client cannot send. */
 import { inject } from 'vitest';
-import { VERSION_HEADER } from '../../scripts/mock/index.ts';
+import { VERSION_HEADER } from '../../src/contract/index.ts';
 
 export interface CallOptions {
   /** `X-Service-API-Version`; `null` sends none. Default: none. */

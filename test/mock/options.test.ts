@@ -7,7 +7,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BUNDLES_DIR, type MockServer, startMock } from '../../scripts/mock/index.ts';
+import { defaultBundlesDir } from '../../src/contract/index.ts';
+import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { call } from './http.ts';
 
 describe('startMock({ bundlesDir, log })', () => {
@@ -18,7 +19,7 @@ describe('startMock({ bundlesDir, log })', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mock-bundles-'));
     for (const version of ['2024-04-01', '2023-02-10']) {
-      cpSync(join(DEFAULT_BUNDLES_DIR, `${version}.json`), join(dir, `${version}.json`));
+      cpSync(join(defaultBundlesDir(), `${version}.json`), join(dir, `${version}.json`));
     }
     // A broken example: the store's name becomes a number.
     const file = join(dir, '2024-04-01.json');

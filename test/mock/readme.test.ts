@@ -1,7 +1,7 @@
 /** The README's mock section documents the example names the bundles really have. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { listExamples, loadBundles } from '../../scripts/mock/index.ts';
+import { listExamples, loadBundles } from '../../src/contract/index.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const section = readme.slice(

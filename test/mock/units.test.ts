@@ -1,8 +1,9 @@
 /** The mock's pure parts: the version router, the Prefer parser, the error fields. */
 import { describe, expect, it } from 'vitest';
-import { formatField, normalizeViolation } from '../../scripts/mock/errors.ts';
-import { parsePrefer } from '../../scripts/mock/prefer.ts';
-import { createRouter, templateToRegExp } from '../../scripts/mock/router.ts';
+import { normalizeViolation } from '../../src/mock/errors.ts';
+import { createRouter, templateToRegExp } from '../../src/mock/index.ts';
+import { parsePrefer } from '../../src/mock/prefer.ts';
+import { formatField } from '../../src/validation/index.ts';
 
 describe('router', () => {
   const router = createRouter(

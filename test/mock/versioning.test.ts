@@ -4,9 +4,8 @@
  * a version the endpoint does not list is refused with the allowed values.
  */
 import { describe, expect, it } from 'vitest';
-import { buildPath, requestExample } from '../../scripts/conformance/run.ts';
-import { VERSIONS } from '../../scripts/lib/versions.ts';
-import { loadBundles, VERSION_HEADER } from '../../scripts/mock/index.ts';
+import { buildPath, requestExample } from '../../src/conformance/index.ts';
+import { loadBundles, VERSION_HEADER, VERSIONS } from '../../src/contract/index.ts';
 import { call } from './http.ts';
 
 const bundles = loadBundles();

@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/net.ts';
-import { VERSIONS } from '../../scripts/lib/versions.ts';
+import { EXIT } from '../../src/cli/index.ts';
+import { VERSIONS } from '../../src/contract/index.ts';
 import { type Run, runProcess } from '../helpers/process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -98,9 +99,11 @@ describe('the tarball', () => {
       expect.arrayContaining([
         'package.json',
         'README.md',
-        'dist/src/index.js',
-        'dist/src/index.d.ts',
-        'dist/bin/cli.js',
+        'dist/src/client/index.js',
+        'dist/src/client/index.d.ts',
+        'dist/src/mock/index.js',
+        'dist/src/mock/index.d.ts',
+        'dist/src/cli/bin.js',
         ...VERSIONS.flatMap((v) => [
           `generated/openapi/${v}.json`,
           `generated/openapi/${v}.yaml`,
@@ -112,28 +115,30 @@ describe('the tarball', () => {
     const unexpected = files.filter(
       (path) =>
         !/^(package\.json|README\.md|LICENSE|CHANGELOG[^/]*\.md)$/.test(path) &&
-        !/^dist\/(src|generated\/types)\/[^/]+\.(js|d\.ts)$/.test(path) &&
-        !/^dist\/bin\/(cli|chunks\/[\w-]+)\.js$/.test(path) &&
+        !/^dist\/(src\/[a-z]+|generated\/types)\/[^/]+\.(js|d\.ts)$/.test(path) &&
         !/^generated\/openapi\/[^/]+\.(json|yaml)$/.test(path),
     );
     expect(unexpected).toEqual([]);
     expect((await stat(tarball)).size).toBeLessThan(400_000);
   });
 
-  it('depends on openapi-fetch only; Prism and openapi-typescript are optional peers', async () => {
+  it('depends on openapi-fetch only; Prism, ajv and openapi-typescript are optional peers', async () => {
     const packed = JSON.parse(await readFile(join(installed(consumer), 'package.json'), 'utf8'));
     expect(Object.keys(packed.dependencies)).toEqual(['openapi-fetch']);
     expect(packed.peerDependencies).toEqual({
       '@stoplight/prism-http': manifest.devDependencies['@stoplight/prism-http'],
+      ajv: manifest.devDependencies.ajv,
+      'ajv-formats': manifest.devDependencies['ajv-formats'],
       'openapi-typescript': manifest.devDependencies['openapi-typescript'],
     });
     for (const peer of Object.keys(packed.peerDependencies)) {
       expect(packed.peerDependenciesMeta[peer]).toEqual({ optional: true });
       expect(existsSync(join(bare, 'node_modules', peer)), `${peer} installed without being asked`).toBe(false);
     }
-    expect(packed.bin).toEqual({ [BIN]: 'dist/bin/cli.js' });
+    expect(packed.bin).toEqual({ [BIN]: 'dist/src/cli/bin.js' });
     expect(Object.keys(packed.exports)).toEqual([
       '.',
+      './mock',
       './openapi/*.json',
       './openapi/*.yaml',
       './types/*',
@@ -337,14 +342,14 @@ console.log(JSON.stringify({ status: response.status, version: response.headers.
     expect(version.stdout).toContain(manifest.version);
 
     const mock = await run(binOf(bare), ['mock', '--port', '0'], bare);
-    expect(mock.code).toBe(1);
+    expect(mock.code).toBe(EXIT.internal);
     expect(mock.stderr).toContain('"mock" needs @stoplight/prism-http');
     expect(mock.stderr).toContain(
       `npm install --save-dev @stoplight/prism-http@${manifest.peerDependencies['@stoplight/prism-http']}`,
     );
 
     const types = await run(binOf(bare), ['types', '--version', '2024-04-01', '--out', 'z.ts'], bare);
-    expect(types.code).toBe(1);
+    expect(types.code).toBe(EXIT.internal);
     expect(types.stderr).toContain('"types" needs openapi-typescript');
     expect(types.stderr).toContain(
       `npm install --save-dev openapi-typescript@${manifest.peerDependencies['openapi-typescript']}`,

@@ -5,8 +5,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPackageJson, formatVersion, packageInfo } from '../../scripts/lib/package-info.ts';
-import { VERSIONS } from '../../scripts/lib/versions.ts';
+import { findPackageJson, formatVersion, packageInfo, VERSIONS } from '../../src/contract/index.ts';
 import { ROOT } from '../helpers/bundles.ts';
 
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };

@@ -3,7 +3,7 @@
  * port, closed after the run. Tests read its URL with `inject('mockUrl')`.
  */
 import type { TestProject } from 'vitest/node';
-import { startMock } from '../../scripts/mock/index.ts';
+import { startMock } from '../../src/mock/index.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,0 +1,35 @@
+/**
+ * Compiles dist/, the compiled part of the published package (run by `prepack`, so `npm pack` and
+ * `npm publish` always ship a fresh build; `postpack` runs it with --clean to leave the tree as it was):
+ *   tsc -p tsconfig.build.json   src/ -> dist/src/**.{js,d.ts} (client, contract, mock, cli...; ESM,
+ *                                `.ts` imports rewritten to `.js`) and generated/types/ ->
+ *                                dist/generated/types/*.{js,d.ts} (the path types; their .js is empty)
+ * The bin is dist/src/cli/bin.js. Optional peers (Prism, ajv, openapi-typescript) stay imports the
+ * user's project resolves; each command loads them only when it runs.
+ * Usage: tsx scripts/prepack.ts [--clean]
+ */
+import { execFile } from 'node:child_process';
+import { chmod, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { packageRoot } from '../src/contract/index.ts';
+
+const root = packageRoot();
+const dist = join(root, 'dist');
+const { values } = parseArgs({ options: { clean: { type: 'boolean', default: false } } });
+
+await rm(dist, { recursive: true, force: true });
+if (!values.clean) {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  try {
+    await promisify(execFile)(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    console.error(`tsc -p tsconfig.build.json failed:\n${stdout}${stderr}`);
+    process.exit(3);
+  }
+  await chmod(join(dist, 'src/cli/bin.js'), 0o755);
+  // stderr: `npm pack --json` prints its JSON on stdout, after this script's output.
+  console.error('dist/ built: the client, the contract model, the mock, the CLI, the types');
+}

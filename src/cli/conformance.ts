@@ -1,0 +1,117 @@
+/**
+ * The `conformance` command (`npm run conformance -- …`, `store-admin-contract conformance …`):
+ * calls the operations of every API version on a running server and reports each response that
+ * breaks the contract (operation, version, field, rule). Read-only operations only, unless
+ * --allow-writes (writes send the contract's request examples: they change data). Exit codes
+ * (./exit-codes.ts): 0 conformant, 1 at least one violation, 2 usage error, 3 the run failed.
+ */
+import { parseArgs } from 'node:util';
+import { type ConformanceReport, runConformance } from '../conformance/index.ts';
+import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
+
+export const CONFORMANCE_USAGE = `conformance --base-url URL --token TOKEN [options]
+  --base-url URL      the server's admin API root, e.g. http://127.0.0.1:4010 (or env CONFORMANCE_BASE_URL)
+  --token TOKEN       a bearer token holding the operations' scopes (or env CONFORMANCE_TOKEN)
+  --allow-writes      also call the write operations with the contract's request examples (changes data!)
+  --param NAME=VALUE  a path parameter value, for every operation (id=42) or one (getTicket.id=42); repeatable
+  --version V         only this API version; repeatable
+  --json              print the report as JSON
+  --bundles-dir DIR   the version bundles to check against (default: this package's generated/openapi)`;
+
+function usage(message: string): never {
+  throw new UsageError(message);
+}
+
+export async function runConformanceCommand(args: string[]): Promise<ExitCode> {
+  let values: {
+    'base-url'?: string;
+    token?: string;
+    'allow-writes'?: boolean;
+    param?: string[];
+    version?: string[];
+    json?: boolean;
+    'bundles-dir'?: string;
+    help?: boolean;
+  };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        'base-url': { type: 'string' },
+        token: { type: 'string' },
+        'allow-writes': { type: 'boolean' },
+        param: { type: 'string', multiple: true },
+        version: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        'bundles-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  if (values.help) {
+    console.log(`Usage: ${CONFORMANCE_USAGE}`);
+    return EXIT.ok;
+  }
+  const baseUrl = values['base-url'] ?? process.env.CONFORMANCE_BASE_URL;
+  const token = values.token ?? process.env.CONFORMANCE_TOKEN;
+  if (!baseUrl) usage('Missing --base-url.');
+  if (!token) usage('Missing --token.');
+  try {
+    new URL(baseUrl);
+  } catch {
+    usage(`--base-url "${baseUrl}" is not a URL.`);
+  }
+  const params: Record<string, string> = {};
+  for (const pair of values.param ?? []) {
+    const equals = pair.indexOf('=');
+    if (equals < 1) usage(`--param "${pair}" is not NAME=VALUE.`);
+    params[pair.slice(0, equals)] = pair.slice(equals + 1);
+  }
+
+  let report: ConformanceReport;
+  try {
+    report = await runConformance({
+      baseUrl,
+      token,
+      allowWrites: values['allow-writes'] ?? false,
+      params,
+      ...(values.version && { versions: values.version }),
+      ...(values['bundles-dir'] && { bundlesDir: values['bundles-dir'] }),
+    });
+  } catch (error) {
+    throw new CommandError(`Conformance run failed: ${(error as Error).message}`);
+  }
+
+  if (values.json) {
+    console.log(JSON.stringify(report, null, 2));
+  } else {
+    const responses = report.checks.filter((c) => c.kind === 'response');
+    console.log(
+      `Contract check of ${report.baseUrl}: ${responses.length} operation calls${values['allow-writes'] ? ' (writes included)' : ' (read-only)'}`,
+    );
+    const width = (pick: (c: (typeof report.checks)[number]) => string) =>
+      Math.max(0, ...report.checks.map((c) => pick(c).length));
+    const [pathWidth, operationWidth] = [width((c) => c.path), width((c) => c.operation)];
+    for (const check of report.checks) {
+      const mark = check.violations.length ? 'FAIL' : 'ok  ';
+      const what = check.kind === 'auth' ? 'without token' : '';
+      console.log(
+        `  ${mark} ${check.method.padEnd(6)} ${check.path.padEnd(pathWidth)}  ${check.operation.padEnd(operationWidth)}  ${check.version.padEnd(10)} ${String(check.status ?? '---')} ${what}`.trimEnd(),
+      );
+      for (const v of check.violations) console.log(`         ${v.field}: ${v.rule} — ${v.message}`);
+    }
+    if (report.skipped.length > 0) {
+      const names = report.skipped.map((s) => `${s.operation} (${s.version})`).join(', ');
+      console.log(`  skipped ${report.skipped.length} write operations (use --allow-writes to call them): ${names}`);
+    }
+    const failing = new Set(report.violations.map((v) => `${v.operation} ${v.version}`)).size;
+    console.log(
+      report.violations.length === 0
+        ? 'All responses conform to the contract.'
+        : `${report.violations.length} violation(s) in ${failing} operation(s).`,
+    );
+  }
+  return report.violations.length === 0 ? EXIT.ok : EXIT.contractBreak;
+}

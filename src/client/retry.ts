@@ -1,0 +1,136 @@
+/**
+ * The fetch the client hands to openapi-fetch: retries, per-request timeout and abort. Only web
+ * platform APIs (fetch, Request, AbortSignal, setTimeout).
+ *
+ * - 429 and 503 responses (configurable) and network errors (the TypeError of fetch) are retried,
+ *   for idempotent methods only unless more methods are listed.
+ * - The wait before a retry is the response's `Retry-After` (seconds or HTTP date) when present,
+ *   else a capped exponential backoff with jitter. A `Retry-After` longer than `maxRetryAfter`
+ *   is not waited for: the response is returned as it is.
+ * - `timeout` bounds the whole call: every attempt and wait, and the reading of the response;
+ *   it rejects with a DOMException named `TimeoutError` (AbortSignal.timeout and AbortSignal.any:
+ *   current browsers, Node 20.3+, Deno, Bun). The caller's `signal` aborts at any time, waits
+ *   included, with the signal's reason.
+ */
+import { requestOf } from './errors.ts';
+
+export interface RetryOptions {
+  /** Attempts in total, the first one included (default 3; 1 turns retries off). */
+  attempts: number;
+  /** Backoff before the first retry, in ms (default 200); doubled at each further retry. */
+  baseDelay: number;
+  /** Upper bound of one backoff, in ms (default 5000). */
+  maxDelay: number;
+  /** Longest `Retry-After` honoured, in ms (default 60000); a longer one is not retried. */
+  maxRetryAfter: number;
+  /** Response statuses retried (default 429, 503). */
+  statuses: readonly number[];
+  /** Methods retried (default the idempotent GET, HEAD, OPTIONS, PUT, DELETE); add POST or PATCH to opt in. */
+  methods: readonly ('GET' | 'HEAD' | 'OPTIONS' | 'PUT' | 'DELETE' | 'POST' | 'PATCH')[];
+  /** Called before each wait, e.g. for logging. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+export interface RetryEvent {
+  method: string;
+  url: string;
+  /** The attempt that failed (1 for the first). */
+  attempt: number;
+  /** The wait before the next attempt, in ms. */
+  delay: number;
+  /** The response that is retried, or undefined after a network error. */
+  response?: Response;
+  /** The network error that is retried, or undefined after a response. */
+  error?: unknown;
+}
+
+/** Options accepted by the client and, to override them, by each call. */
+export interface RequestExtras {
+  /** Retry policy (a call's options apply over the client's); `false` turns retries off. */
+  retry?: Partial<RetryOptions> | false;
+  /** Deadline of the whole call in ms, retries included (no deadline by default). */
+  timeout?: number;
+}
+
+export const DEFAULT_RETRY: RetryOptions = {
+  attempts: 3,
+  baseDelay: 200,
+  maxDelay: 5000,
+  maxRetryAfter: 60_000,
+  statuses: [429, 503],
+  methods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'],
+};
+
+/** The wait a `Retry-After` value asks for, in ms; undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP date always names its month (RFC 9110 §5.6.7); Date.parse alone reads '-5' as a year.
+  const date = /[a-z]/i.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Capped exponential backoff with equal jitter: half of the step fixed, half random. */
+export function backoffMs(retry: number, options: Pick<RetryOptions, 'baseDelay' | 'maxDelay'>): number {
+  const step = Math.min(options.maxDelay, options.baseDelay * 2 ** (retry - 1));
+  return step / 2 + (Math.random() * step) / 2;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+type Fetch = (request: Request) => Promise<Response>;
+
+/** Wraps `fetch` with the client's retry and timeout defaults; each request may override them. */
+export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Fetch {
+  const base = { ...DEFAULT_RETRY, ...(defaults.retry || undefined) };
+  return async (request) => {
+    // Options of the call (openapi-fetch copies unknown init keys onto the Request) over the client's.
+    const { retry, timeout = defaults.timeout } = request as Request & RequestExtras;
+    const options = retry ? { ...base, ...retry } : base;
+    const enabled = retry ?? defaults.retry ?? true;
+    const attempts =
+      enabled !== false && (options.methods as readonly string[]).includes(request.method) ? options.attempts : 1;
+    const signal =
+      timeout === undefined ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(timeout)]);
+    for (let attempt = 1; ; attempt++) {
+      const last = !(attempt < attempts);
+      // Keep the original intact while a later attempt may need its body again.
+      let current = last || request.body === null ? request : request.clone();
+      if (signal !== request.signal) current = new Request(current, { signal });
+      let response: Response | undefined;
+      let error: unknown;
+      try {
+        response = await fetch(current);
+      } catch (caught) {
+        if (signal.aborted) throw signal.reason;
+        if (last || !(caught instanceof TypeError)) throw caught;
+        error = caught;
+      }
+      let delay: number | undefined;
+      if (response) {
+        if (!response.ok) requestOf.set(response, request); // for AdminApiError
+        if (last || !options.statuses.includes(response.status)) return response;
+        delay = retryAfterMs(response.headers.get('Retry-After'));
+        if ((delay ?? 0) > options.maxRetryAfter) return response;
+        await response.body?.cancel();
+      }
+      delay ??= backoffMs(attempt, options);
+      options.onRetry?.({ method: request.method, url: request.url, attempt, delay, response, error });
+      await sleep(delay, signal);
+    }
+  };
+}

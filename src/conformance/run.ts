@@ -1,0 +1,199 @@
+/**
+ * Contract testing of a running server (the mock, a staging API, a local backend): calls each
+ * operation of each version bundle and validates the response against the contract.
+ *
+ * - Read-only operations (GET) always; writes only with `allowWrites` (they send the operation's
+ *   request example, so they change data on a real server).
+ * - Each operation is also called without a token, and must answer 401 (the only declared error).
+ * - Path parameters come from `params` (`id=5`, or per operation `getTicket.id=5`), else from the
+ *   contract's parameter examples.
+ */
+import {
+  type ApiVersion,
+  type BundleOperation,
+  deref,
+  type Json,
+  loadBundles,
+  VERSION_HEADER,
+} from '../contract/index.ts';
+
+import { Contract, type ResponseViolation } from './contract.ts';
+
+export interface ConformanceOptions {
+  baseUrl: string;
+  token: string;
+  allowWrites?: boolean;
+  /** Path parameter values: `name` → value, or `operationId.name` → value. */
+  params?: Record<string, string>;
+  /** Only these versions (default: all bundles). */
+  versions?: string[];
+  bundlesDir?: string;
+  /** Per-request timeout. Default 10 s. */
+  timeoutMs?: number;
+  /** Skip the "no token must give 401" check. */
+  skipAuthCheck?: boolean;
+  fetch?: typeof fetch;
+}
+
+export interface ConformanceViolation extends ResponseViolation {
+  operation: string;
+  version: string;
+}
+
+export interface ConformanceCheck {
+  operation: string;
+  version: string;
+  method: string;
+  /** The URL path requested (parameters filled in). */
+  path: string;
+  /** `response` (with the token) or `auth` (without it, expecting 401). */
+  kind: 'response' | 'auth';
+  status: number | null;
+  violations: ConformanceViolation[];
+}
+
+export interface ConformanceReport {
+  baseUrl: string;
+  checks: ConformanceCheck[];
+  violations: ConformanceViolation[];
+  skipped: { operation: string; version: string; reason: string }[];
+}
+
+const READ_METHODS = new Set(['get', 'head', 'options']);
+
+/** An example value for a path parameter, from the contract. */
+function exampleOf(parameter: Json, document: Json): string {
+  const firstExample = (examples: Json) => {
+    const first = examples && deref(document, Object.values<Json>(examples)[0]);
+    return first && typeof first === 'object' && 'value' in first ? first.value : undefined;
+  };
+  const schema = deref(document, parameter.schema) ?? {};
+  const candidates = [
+    parameter.example,
+    firstExample(parameter.examples),
+    schema.example,
+    Array.isArray(schema.examples) ? schema.examples[0] : undefined,
+  ];
+  const found = candidates.find((c) => c !== undefined && c !== null);
+  if (found !== undefined) return String(found);
+  const type = [schema.type].flat();
+  return type.includes('integer') || type.includes('number') ? '1' : 'example';
+}
+
+export function buildPath(operation: BundleOperation, document: Json, params: Record<string, string>): string {
+  return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const parameter = operation.parameters.find((p) => p?.in === 'path' && p.name === name) ?? {};
+    const value = params[`${operation.operationId}.${name}`] ?? params[name] ?? exampleOf(parameter, document);
+    return encodeURIComponent(value);
+  });
+}
+
+/** The first request-body example of a write operation (`example` or `examples` map), else `{}`. */
+export function requestExample(operation: BundleOperation, document: Json): unknown {
+  const body = deref(document, operation.operation.requestBody);
+  if (!body) return undefined;
+  const content: Record<string, Json> = body.content ?? {};
+  const media = content['application/json'] ?? Object.values<Json>(content)[0];
+  if (!media) return undefined;
+  if (media.example !== undefined) return media.example;
+  const first = deref(document, Object.values<Json>(media.examples ?? {})[0]);
+  return first?.value ?? {};
+}
+
+export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
+  const doFetch = options.fetch ?? fetch;
+  const bundles = loadBundles(options.bundlesDir);
+  const contract = new Contract(bundles);
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const params = options.params ?? {};
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const report: ConformanceReport = { baseUrl, checks: [], violations: [], skipped: [] };
+
+  for (const bundle of bundles) {
+    if (options.versions && !options.versions.includes(bundle.version)) continue;
+    for (const operation of bundle.operations) {
+      const write = !READ_METHODS.has(operation.method);
+      if (write && !options.allowWrites) {
+        report.skipped.push({
+          operation: operation.operationId,
+          version: bundle.version,
+          reason: 'write (use --allow-writes)',
+        });
+        continue;
+      }
+      const path = buildPath(operation, bundle.document, params);
+      const body = write ? requestExample(operation, bundle.document) : undefined;
+      const call = async (withToken: boolean) => {
+        const headers: Record<string, string> = { Accept: 'application/json', [VERSION_HEADER]: bundle.version };
+        if (withToken) headers.Authorization = `Bearer ${options.token}`;
+        if (body !== undefined) headers['Content-Type'] = 'application/json';
+        return doFetch(`${baseUrl}${path}`, {
+          method: operation.method.toUpperCase(),
+          headers,
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      };
+      const record = (kind: ConformanceCheck['kind'], status: number | null, found: ResponseViolation[]) => {
+        const violations = found.map((v) => ({ ...v, operation: operation.operationId, version: bundle.version }));
+        report.checks.push({
+          operation: operation.operationId,
+          version: bundle.version,
+          method: operation.method.toUpperCase(),
+          path,
+          kind,
+          status,
+          violations,
+        });
+        report.violations.push(...violations);
+      };
+
+      try {
+        const response = await call(true);
+        const text = await response.text();
+        const found = contract.validateResponse(operation, response.status, response.headers.get('content-type'), text);
+        record(
+          'response',
+          response.status,
+          found.map((v) =>
+            v.rule === 'status' && text
+              ? { ...v, message: `${v.message}; body: ${text.replace(/\s+/g, ' ').slice(0, 200)}` }
+              : v,
+          ),
+        );
+      } catch (error) {
+        record('response', null, [{ field: 'request', rule: 'network', message: describe(error) }]);
+      }
+
+      if (options.skipAuthCheck) continue;
+      try {
+        const response = await call(false);
+        await response.arrayBuffer();
+        record(
+          'auth',
+          response.status,
+          response.status === 401
+            ? []
+            : [
+                {
+                  field: 'header.Authorization',
+                  rule: 'security',
+                  message: `a request without a bearer token got ${response.status}; the contract requires 401`,
+                },
+              ],
+        );
+      } catch (error) {
+        record('auth', null, [{ field: 'request', rule: 'network', message: describe(error) }]);
+      }
+    }
+  }
+  return report;
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (cause?.code) return `${cause.code}: ${cause.message ?? ''}`.trim();
+  return cause?.message ? `${(error as Error).message}: ${cause.message}` : (error as Error).message;
+}
+
+export type { ApiVersion };

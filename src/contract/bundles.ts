@@ -1,0 +1,134 @@
+/**
+ * The version bundles (`generated/openapi/<version>.json`, Redocly's output: plain JSON with internal
+ * `#/components/...` refs only) and the one walk over their operations. Every reader of a bundle
+ * (mock, conformance, docs, type generation, bench, tests) goes through here.
+ */
+import { nodeBuiltins } from './node.ts';
+import { type ApiVersion, VERSIONS } from './operations.generated.ts';
+import { packageRoot } from './package.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: bundles are untyped JSON walked generically.
+export type Json = any;
+
+/** `generated/openapi/` of this package (found from package.json, so it works from src/ and dist/). */
+export const defaultBundlesDir = (): string => nodeBuiltins().path.join(packageRoot(), 'generated', 'openapi');
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface BundleOperation {
+  version: ApiVersion;
+  /** Lower-case HTTP method. */
+  method: string;
+  /** Path template as written in the bundle, e.g. `/tickets/{id}/`. */
+  path: string;
+  operationId: string;
+  operation: Json;
+  /** Path-level and operation-level parameters, `$ref`s resolved. */
+  parameters: Json[];
+}
+
+export interface Bundle {
+  version: ApiVersion;
+  file: string;
+  document: Json;
+  operations: BundleOperation[];
+}
+
+/** Follows internal `$ref`s (`#/...`) until a non-ref node. */
+export function deref(document: Json, node: Json): Json {
+  let current = node;
+  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
+    const ref: string = current.$ref;
+    if (!ref.startsWith('#/') || hops > 32) throw new Error(`Cannot resolve $ref ${ref}`);
+    current = ref
+      .slice(2)
+      .split('/')
+      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce((at: Json, key) => at?.[key], document);
+  }
+  return current;
+}
+
+export function operationsOf(version: ApiVersion, document: Json): BundleOperation[] {
+  const out: BundleOperation[] = [];
+  for (const [path, rawItem] of Object.entries<Json>(document.paths ?? {})) {
+    const item = deref(document, rawItem);
+    for (const method of HTTP_METHODS) {
+      const operation = item?.[method];
+      if (!operation) continue;
+      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].map((p: Json) =>
+        deref(document, p),
+      );
+      out.push({
+        version,
+        method,
+        path,
+        operationId: operation.operationId ?? `${method} ${path}`,
+        operation,
+        parameters,
+      });
+    }
+  }
+  return out;
+}
+
+/** A bundle from its parsed document (a browser build imports the JSON instead of reading it). */
+export const bundleOf = (version: ApiVersion, document: Json, file = `${version}.json`): Bundle => ({
+  version,
+  file,
+  document,
+  operations: operationsOf(version, document),
+});
+
+/** Loads every version bundle present in `dir`, in {@link VERSIONS} order (newest first). */
+export function loadBundles(dir: string = defaultBundlesDir()): Bundle[] {
+  const { fs, path } = nodeBuiltins();
+  const bundles: Bundle[] = [];
+  for (const version of VERSIONS) {
+    const file = path.join(dir, `${version}.json`);
+    if (!fs.existsSync(file)) continue;
+    bundles.push(bundleOf(version, JSON.parse(fs.readFileSync(file, 'utf8')), file));
+  }
+  if (bundles.length === 0) {
+    throw new Error(`No version bundle found in ${dir} (expected ${VERSIONS.map((v) => `${v}.json`).join(', ')})`);
+  }
+  return bundles;
+}
+
+/** The named examples of a response media type (`examples` map), or `[]`. */
+export function exampleNames(document: Json, response: Json): string[] {
+  const resolved = deref(document, response);
+  const content = resolved?.content ?? {};
+  const names = new Set<string>();
+  for (const media of Object.values<Json>(content)) {
+    for (const name of Object.keys(media?.examples ?? {})) names.add(name);
+  }
+  return [...names];
+}
+
+export interface ExampleListing {
+  version: ApiVersion;
+  operationId: string;
+  method: string;
+  path: string;
+  /** Example names by status code. */
+  examples: Record<string, string[]>;
+}
+
+/** The example names a client can pick with `Prefer: example=<name>`, per operation and status. */
+export function listExamples(bundles: Bundle[]): ExampleListing[] {
+  return bundles.flatMap(({ version, document, operations }) =>
+    operations.map(({ operationId, method, path, operation }) => ({
+      version,
+      operationId,
+      method,
+      path,
+      examples: Object.fromEntries(
+        Object.entries<Json>(operation.responses ?? {}).map(([code, response]) => [
+          code,
+          exampleNames(document, response),
+        ]),
+      ),
+    })),
+  );
+}

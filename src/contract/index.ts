@@ -1,0 +1,24 @@
+/**
+ * The contract model: the one place that knows the API versions, the version header's name, which
+ * versions serve each operation (its default version), how to load the version bundles and walk
+ * their operations, and how to follow a `$ref`. Everything is derived from redocly.yaml and the
+ * bundles at build time (operations.generated.ts) or read from the bundles at run time; nothing of
+ * spec §9 is written by hand anywhere else. Importable in a browser: no static Node import.
+ */
+export {
+  type Bundle,
+  type BundleOperation,
+  bundleOf,
+  defaultBundlesDir,
+  deref,
+  type ExampleListing,
+  exampleNames,
+  HTTP_METHODS,
+  type Json,
+  listExamples,
+  loadBundles,
+  operationsOf,
+} from './bundles.ts';
+export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from './operations.generated.ts';
+export { findPackageJson, formatVersion, PACKAGE_NAME, type PackageInfo, packageInfo, packageRoot } from './package.ts';
+export { operationKey, versionOf, versionsOf } from './version-of.ts';

@@ -1,0 +1,124 @@
+/**
+ * Routes a request to one API version by its version header (VERSION_HEADER), as the real API does:
+ * all versions share one port, and the header (not the path) picks the version.
+ *
+ * - header present and listed for the endpoint → that version;
+ * - header absent (or empty)                   → the endpoint's default: the first version listing
+ *                                                it in `versionOrder` (newest first);
+ * - header present but not listed              → `unsupported-version` with the allowed values;
+ * - path known but not for this method         → `method-not-allowed` with the allowed methods;
+ * - path unknown                               → `not-found` (with a suggestion when only the
+ *                                                trailing slash is missing).
+ *
+ * Pure: no HTTP, no Prism, so it is unit-tested on its own.
+ */
+
+// The header's name is read from the bundles at build time (openapi/components/parameters).
+
+export interface RouteEntry<T> {
+  /** Lower-case HTTP method. */
+  method: string;
+  /** Path template, e.g. `/tickets/{id}/`. */
+  path: string;
+  version: string;
+  target: T;
+}
+
+export type RouteResult<T> =
+  | { kind: 'matched'; version: string; path: string; target: T }
+  | { kind: 'unsupported-version'; received: string; allowed: string[]; method: string; path: string }
+  | { kind: 'method-not-allowed'; allow: string[]; path: string }
+  | { kind: 'not-found'; suggestion?: string };
+
+interface CompiledPath<T> {
+  path: string;
+  pattern: RegExp;
+  /** Number of `{param}` segments: fewer means more specific, tried first. */
+  params: number;
+  /** method → version → target, versions kept in `versionOrder`. */
+  methods: Map<string, Map<string, T>>;
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `/tickets/{id}/` → `^/tickets/[^/]+/$` (with `capture`, each parameter is a group). */
+export function templateToRegExp(template: string, capture = false): RegExp {
+  const source = template
+    .split(/(\{[^}/]+\})/)
+    .map((part) => (/^\{[^}/]+\}$/.test(part) ? (capture ? '([^/]+)' : '[^/]+') : escapeRegExp(part)))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+export interface Router<T> {
+  resolve(method: string, pathname: string, versionHeader: string | undefined): RouteResult<T>;
+  /** Versions served, in order. */
+  readonly versions: readonly string[];
+}
+
+export function createRouter<T>(entries: readonly RouteEntry<T>[], versionOrder: readonly string[]): Router<T> {
+  const byPath = new Map<string, CompiledPath<T>>();
+  const rank = (version: string) => {
+    const index = versionOrder.indexOf(version);
+    return index === -1 ? versionOrder.length : index;
+  };
+  for (const entry of [...entries].sort((a, b) => rank(a.version) - rank(b.version))) {
+    let compiled = byPath.get(entry.path);
+    if (!compiled) {
+      compiled = {
+        path: entry.path,
+        pattern: templateToRegExp(entry.path),
+        params: (entry.path.match(/\{/g) ?? []).length,
+        methods: new Map(),
+      };
+      byPath.set(entry.path, compiled);
+    }
+    const method = entry.method.toLowerCase();
+    let versions = compiled.methods.get(method);
+    if (!versions) {
+      versions = new Map();
+      compiled.methods.set(method, versions);
+    }
+    versions.set(entry.version, entry.target);
+  }
+  const paths = [...byPath.values()].sort((a, b) => a.params - b.params);
+  const versions = versionOrder.filter((v) => entries.some((e) => e.version === v));
+
+  const find = (pathname: string) => paths.find((p) => p.pattern.test(pathname));
+
+  return {
+    versions,
+    resolve(rawMethod, pathname, versionHeader) {
+      const method = rawMethod.toLowerCase();
+      const compiled = find(pathname);
+      if (!compiled) {
+        const alternative = pathname.endsWith('/') ? pathname.slice(0, -1) : `${pathname}/`;
+        return find(alternative) ? { kind: 'not-found', suggestion: alternative } : { kind: 'not-found' };
+      }
+      const byVersion = compiled.methods.get(method);
+      if (!byVersion) {
+        return {
+          kind: 'method-not-allowed',
+          allow: [...compiled.methods.keys()].map((m) => m.toUpperCase()).sort(),
+          path: compiled.path,
+        };
+      }
+      const requested = versionHeader?.trim();
+      if (!requested) {
+        const [version, target] = byVersion.entries().next().value as [string, T];
+        return { kind: 'matched', version, path: compiled.path, target };
+      }
+      const target = byVersion.get(requested);
+      if (target === undefined) {
+        return {
+          kind: 'unsupported-version',
+          received: requested,
+          allowed: [...byVersion.keys()],
+          method,
+          path: compiled.path,
+        };
+      }
+      return { kind: 'matched', version: requested, path: compiled.path, target };
+    },
+  };
+}

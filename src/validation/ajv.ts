@@ -1,0 +1,15 @@
+/**
+ * A JSON Schema 2020-12 validator (ajv, formats checked) holding one version bundle under `id`,
+ * so `<id>#/components/...` refs resolve inside it as a downstream validator would see them.
+ * Shared by the mock, the conformance runner and the contract tests.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+export function ajvWithBundle(document: object, id: string): Ajv2020 {
+  // strict off: OpenAPI keywords (example, discriminator...) sit beside JSON Schema ones.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats.default(ajv); // includes int32/int64
+  ajv.addSchema(document, id);
+  return ajv;
+}
