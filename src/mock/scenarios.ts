@@ -1,0 +1,96 @@
+/**
+ * Failure scenarios on demand, so a UI can be built for the unhappy paths: a 429 with Retry-After,
+ * a 503, a 500, a slow answer, a dropped connection. These statuses and bodies are the mock's, not
+ * the platform's (spec §7 and §8 show no error codes, bodies or rate limits); the bodies keep the
+ * mock's problem-details shape.
+ *
+ * Per request, with `Prefer` tokens (as Prism's `code=`):
+ *   Prefer: fail=429            429 Too Many Requests, Retry-After: 1 (retry-after=N to change it)
+ *   Prefer: fail=503 | fail=500 503 Service Unavailable (with Retry-After) | 500 Internal Server Error
+ *   Prefer: fail=drop           the connection is dropped without an answer (a network error)
+ *   Prefer: delay=1500          the answer (or the failure) comes after 1500 ms (at most 60000)
+ * Per mock, with rules (`scenarios` option, `--fail`/`--delay` flags), optionally for one operation
+ * (its operationId or `METHOD /path/`); a request's own tokens win over the rules.
+ */
+import { problem } from './errors.ts';
+
+export type Failure = 429 | 500 | 503 | 'drop';
+export const FAILURES: readonly Failure[] = [429, 500, 503, 'drop'];
+export const MAX_DELAY_MS = 60_000;
+
+export interface Scenario {
+  /** Only for this operation: its operationId (`listSubscriptions`) or `METHOD /path/`. Default: all. */
+  operation?: string;
+  fail?: Failure;
+  /** Milliseconds before the answer. */
+  delay?: number;
+  /** Seconds in `Retry-After` of a 429 or 503. Default 1. */
+  retryAfter?: number;
+}
+
+export type ScenarioResult = { ok: true; scenario: Scenario; request: Request } | { ok: false; message: string };
+
+const TOKENS = new Set(['fail', 'delay', 'retry-after']);
+
+export function parseFailure(text: string): Failure | undefined {
+  return FAILURES.find((failure) => String(failure) === text.trim().toLowerCase());
+}
+
+/** Reads (and removes from `Prefer`) the request's scenario tokens, merged over the matching rules. */
+export function scenarioOf(request: Request, operation: readonly string[], rules: readonly Scenario[]): ScenarioResult {
+  const scenario: Scenario = {};
+  for (const rule of rules) {
+    if (rule.operation === undefined || operation.includes(rule.operation)) Object.assign(scenario, rule);
+  }
+  const prefer = request.headers.get('prefer');
+  if (!prefer) return { ok: true, scenario, request };
+  const kept: string[] = [];
+  for (const part of prefer.split(/[,;]/)) {
+    const [rawName = '', ...rest] = part.split('=');
+    const name = rawName.trim().toLowerCase();
+    const value = rest.join('=').trim().replace(/^"|"$/g, '');
+    if (!TOKENS.has(name)) {
+      if (part.trim()) kept.push(part.trim());
+      continue;
+    }
+    if (name === 'fail') {
+      const failure = parseFailure(value);
+      if (failure === undefined)
+        return { ok: false, message: `Prefer fail=${value}: use one of ${FAILURES.join(', ')}` };
+      scenario.fail = failure;
+    } else {
+      const number = Number(value);
+      const max = name === 'delay' ? MAX_DELAY_MS : 3600;
+      if (!/^\d+$/.test(value) || number > max) {
+        return { ok: false, message: `Prefer ${name}=${value}: use a whole number from 0 to ${max}` };
+      }
+      if (name === 'delay') scenario.delay = number;
+      else scenario.retryAfter = number;
+    }
+  }
+  const headers = new Headers(request.headers);
+  if (kept.length > 0) headers.set('prefer', kept.join(', '));
+  else headers.delete('prefer');
+  return { ok: true, scenario, request: new Request(request, { headers }) };
+}
+
+const TITLES = { 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' } as const;
+
+/** The answer a failure scenario gives instead of the engine's (`Response.error()` drops the connection). */
+export function failureResponse(fail: Failure, retryAfter: number, context: { operation: string }): Response {
+  if (fail === 'drop') return Response.error();
+  const headers: Record<string, string> = { 'Content-Type': 'application/problem+json' };
+  if (fail !== 500) headers['Retry-After'] = String(retryAfter);
+  const body = problem(
+    fail,
+    `urn:store-admin-mock:scenario-${fail}`,
+    TITLES[fail],
+    `Mock failure scenario for ${context.operation} (asked by Prefer: fail=${fail} or a --fail rule); ` +
+      'the platform does not show its error answers.',
+    [],
+    { operation: context.operation, scenario: `fail=${fail}` },
+  );
+  return new Response(JSON.stringify(body), { status: fail, headers });
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
