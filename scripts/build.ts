@@ -10,9 +10,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { EXIT } from '../src/cli/exit-codes.ts';
 import { bundleVersion } from './lib/bundle.ts';
-import { generateIndex, generateTypes } from './lib/types.ts';
-import { type ApiVersion, VERSIONS } from './lib/versions.ts';
+import { checkSources, SourceGuardError } from './lib/source-guard.ts';
+import { type ApiVersion, rootOf, VERSIONS } from './lib/versions.ts';
+
+// A refused source (scripts/lib/source-guard.ts) or any other failure: one message, never exit 1.
+process.on('uncaughtException', (error) => {
+  console.error(`build: ${error instanceof SourceGuardError ? error.message : (error.stack ?? error)}`);
+  process.exit(EXIT.internal);
+});
 
 const { values } = parseArgs({ options: { out: { type: 'string', default: 'generated' } } });
 const out = resolve(values.out ?? 'generated');
@@ -26,6 +33,9 @@ async function step<T>(label: string, run: () => Promise<T>): Promise<T> {
 
 const started = performance.now();
 console.log(`Building ${VERSIONS.length} API versions into ${out}`);
+await step('check  sources (scripts/lib/source-guard.ts)', () => checkSources(VERSIONS.map(rootOf)));
+// Loaded once the source is known to be safe: openapi-typescript and TypeScript take ~2 s to load.
+const { generateIndex, generateTypes } = await import('./lib/types.ts');
 await mkdir(join(out, 'openapi'), { recursive: true });
 await mkdir(join(out, 'types'), { recursive: true });
 const documents = new Map<ApiVersion, Record<string, unknown>>();

@@ -9,11 +9,13 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { type BundleOperation, deref, operationsOf } from './bundles.ts';
+import { assertLocalRefs } from './source-guard.ts';
 import type { ApiVersion } from './versions.ts';
 
 type Json = Record<string, unknown>;
 
 export async function generateTypes(version: ApiVersion, document: Json): Promise<string> {
+  assertLocalRefs(document, `the ${version} bundle`); // openapi-typescript would resolve anything else
   const ast = await openapiTS(document as unknown as Parameters<typeof openapiTS>[0], {
     alphabetize: false,
     // A request field with a `default` stays optional (the server applies the default).

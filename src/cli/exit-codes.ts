@@ -1,0 +1,18 @@
+/**
+ * The one exit-code table of every command of this package (the `npm run` scripts and the
+ * `store-admin-contract` bin), so that CI can tell "the contract is broken" from "the tool broke":
+ *
+ * | code | name            | meaning                                                                  |
+ * |------|-----------------|--------------------------------------------------------------------------|
+ * | 0    | `ok`            | done, nothing wrong found                                                |
+ * | 1    | `contractBreak` | the contract is broken: a breaking change found, a conformance violation |
+ * | 2    | `usage`         | the command was called wrongly: a bad flag or argument, an unknown ref   |
+ * | 3    | `internal`      | an unexpected exception, or an input file that cannot be used (corrupt,  |
+ * |      |                 | too large, a `$ref` leaving the contract): never reported as a break     |
+ *
+ * `1` is reserved for findings about the contract: a command that fails for any other reason must
+ * not exit 1, or CI would read a crash as a breaking change.
+ */
+export const EXIT = { ok: 0, contractBreak: 1, usage: 2, internal: 3 } as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
