@@ -51,6 +51,8 @@ interface Walk extends SchemaContext {
   memo: Map<string, Entry>;
   /** The component pairs (`base ref|head ref`) being compared on the current path. */
   active: Set<string>;
+  /** Where the schema being compared was first reached (locations in `items` are relative to it). */
+  origin: string;
 }
 
 /** One memo per (base, head) document pair: keys carry the direction and the raw schemas. */
@@ -270,7 +272,7 @@ function compareBranches(ctx: Walk, loc: string, bRaw: Json[], hRaw: Json[]): vo
  * recurses into properties, items and variants.
  */
 export function compareSchemas(ctx: SchemaContext, loc: string, bRaw: Json, hRaw: Json): void {
-  const root: Walk = { ...ctx, items: [], depth: 0, memo: memoOf(ctx), active: new Set() };
+  const root: Walk = { ...ctx, items: [], depth: 0, memo: memoOf(ctx), active: new Set(), origin: '' };
   walk(root, loc, bRaw, hRaw);
   list(ctx, root.items);
 }
@@ -280,7 +282,8 @@ const joinLocation = (at: string, location: string): string =>
 
 function walk(ctx: Walk, loc: string, bRaw: Json, hRaw: Json): void {
   if (ctx.depth >= MAX_DEPTH) {
-    throw new DiffInputError(`${ctx.operation}: schema nested deeper than ${MAX_DEPTH} levels at ${loc || '(root)'}`);
+    const where = joinLocation(ctx.origin, loc) || '(root)';
+    throw new DiffInputError(`${ctx.operation}: schema nested deeper than ${MAX_DEPTH} levels at ${where}`);
   }
   const b = readSchema(ctx.base, bRaw);
   const h = readSchema(ctx.head, hRaw);
@@ -301,7 +304,8 @@ function walk(ctx: Walk, loc: string, bRaw: Json, hRaw: Json): void {
     ctx.memo.set(key, entry);
     ctx.active.add(pair);
     try {
-      compareRead({ ...ctx, items: entry.items, depth: ctx.depth + 1 }, '', bRaw, hRaw, b, h);
+      const origin = joinLocation(ctx.origin, loc);
+      compareRead({ ...ctx, items: entry.items, depth: ctx.depth + 1, origin }, '', bRaw, hRaw, b, h);
     } finally {
       ctx.active.delete(pair);
     }
