@@ -1,9 +1,12 @@
 // House lint rules for the contract, loaded by redocly.yaml. They are a plugin rather than YAML
 // assertions because they must look through `$ref`s (parameters and schemas are shared files),
 // which Redocly's configurable rules do not do reliably.
-import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve as resolvePath } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { refusal, scanSources, URL_LIKE } from './source-scan.js';
+
+// Before Redocly resolves any `$ref` of the source (it loads this plugin first): refuse URLs,
+// files outside openapi/, oversized files and alias bombs (source-scan.js).
+await scanSources();
 
 /**
  * The version header's name, read from the one file that writes it (spec §9: the real name carries
@@ -100,22 +103,6 @@ function PropertyHasType() {
   };
 }
 
-/** The folder every source file must stay in: openapi/, the parent of this file's folder. */
-const SOURCE_DIR = (() => {
-  const dir = fileURLToPath(new URL('..', import.meta.url));
-  try {
-    return realpathSync(dir);
-  } catch {
-    return dir;
-  }
-})();
-/** A `$ref` naming a URL: any scheme (`http:`, `file:`…) or a protocol-relative `//host`. */
-const URL_LIKE = /^(?:[a-z][a-z0-9+.-]*:|\/\/|\\\\)/i;
-const inside = (path) => {
-  const rel = relative(SOURCE_DIR, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
-};
-
 /**
  * Sources stay inside the contract: a `$ref` may not name a URL nor a file outside openapi/ (the
  * bundle would publish whatever it points at). `npm run lint` and the build refuse such a `$ref`
@@ -125,23 +112,12 @@ function NoExternalRef() {
   return {
     ref: {
       enter(node, ctx) {
-        const ref = typeof node.$ref === 'string' ? node.$ref.trim() : '';
-        const path = ref.split('#')[0] ?? '';
-        if (path === '') return;
+        if (typeof node.$ref !== 'string') return;
         const from = ctx.location.source.absoluteRef;
-        let problem;
-        if (URL_LIKE.test(ref) || URL_LIKE.test(from)) problem = 'names a URL';
-        else {
-          let decoded = path;
-          try {
-            decoded = decodeURIComponent(path);
-          } catch {}
-          const targets = [path, decoded].map((p) => resolvePath(dirname(from), p));
-          if (!targets.every(inside)) problem = 'leaves openapi/';
-        }
-        if (problem) {
+        const why = URL_LIKE.test(from) ? 'is read from a URL' : refusal(node.$ref, from);
+        if (why) {
           ctx.report({
-            message: `\`$ref\` ${JSON.stringify(node.$ref)} ${problem}: sources must stay inside openapi/.`,
+            message: `\`$ref\` ${JSON.stringify(node.$ref)} ${why.replace(/ \(.*\)$/, '')}: sources must stay inside openapi/.`,
             location: ctx.location.child(['$ref']),
           });
         }

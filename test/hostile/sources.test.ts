@@ -5,8 +5,11 @@
 // asserts the exit code and the message (file, pointer, rule), that the secret marker of a file
 // outside the repository shows up nowhere (output, generated files), and that the local HTTP
 // server received no request.
-import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkSources, configuredRoots, SourceGuardError } from '../../scripts/lib/source-guard.ts';
 import { generateTypes } from '../../scripts/lib/types.ts';
@@ -284,34 +287,147 @@ describe('type generation', () => {
   });
 });
 
-describe('redocly lint (the house rule)', () => {
-  it('reports house/no-external-ref at the $ref, in the file that writes it', { timeout: 60_000 }, async () => {
+/** Runs the Redocly CLI by hand in `dir` (no guard of ours in front of it). */
+function redocly(dir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
+  const started = performance.now();
+  return new Promise((done) =>
+    execFile(
+      process.execPath,
+      [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), ...args],
+      {
+        cwd: dir,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+        timeout: 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (error, stdout, stderr) =>
+        done({ code: error ? Number(error.code) : 0, stdout, stderr, ms: performance.now() - started }),
+    ),
+  );
+}
+
+interface RedoclyCase {
+  name: string;
+  command: 'lint' | 'bundle';
+  /** false: openapi/ and redocly.yaml alone, as test/contract/lint.test.ts copies them. */
+  nodeModules: boolean;
+  plant: (dir: string) => Promise<void>;
+  stderr: string[];
+}
+
+/** `file:line: ` of the planted `$ref` (plantRef writes it two lines below `properties:`). */
+const STORE_LINE = (() => {
+  const lines = readFileSync(join(ROOT, STORE_SCHEMA), 'utf8').split('\n');
+  return `${STORE_SCHEMA}:${lines.indexOf('properties:') + 3}: `;
+})();
+const REDOCLY_CASES: RedoclyCase[] = [
+  {
+    name: 'an http URL',
+    command: 'lint',
+    nodeModules: true,
+    plant: (dir) => plantRef(dir, `${server.url}/schema.yaml`),
+    stderr: [`${STORE_LINE}$ref "{url}/schema.yaml" names a URL; nothing is fetched (rule no-external-ref)`],
+  },
+  {
+    name: 'an http URL, without node_modules',
+    command: 'lint',
+    nodeModules: false,
+    plant: (dir) => plantRef(dir, `${server.url}/schema.yaml`),
+    stderr: [`${STORE_LINE}$ref "{url}/schema.yaml" names a URL; nothing is fetched (rule no-external-ref)`],
+  },
+  {
+    name: 'a file outside the repository',
+    command: 'bundle',
+    nodeModules: true,
+    plant: (dir) => plantRef(dir, toSecret(dir, STORE_SCHEMA)),
+    stderr: [STORE_LINE, 'leaves openapi/ (resolves to {secret}) (rule no-external-ref)'],
+  },
+  {
+    name: 'a symbolic link to a file outside, without node_modules',
+    command: 'bundle',
+    nodeModules: false,
+    plant: async (dir) => {
+      await symlink(secret.file, join(dir, 'openapi/components/schemas/Linked.yaml'));
+      await plantRef(dir, './Linked.yaml');
+    },
+    stderr: [`${STORE_LINE}$ref "./Linked.yaml" leaves openapi/ through a symbolic link (to {secret})`],
+  },
+  {
+    name: 'an escaped $ref key (a "\\u0024ref" the scan cannot see through)',
+    command: 'lint',
+    nodeModules: false,
+    plant: async (dir) => {
+      const file = join(dir, STORE_SCHEMA);
+      const text = await readFile(file, 'utf8');
+      await writeFile(file, `${text}\n  sneaky: {"\\u0024ref": "${server.url}/x.yaml"}\n`.replace('\n\n', '\n'));
+    },
+    stderr: ['an escaped `$` (a `$ref` the scan cannot see); write `$ref` as is (rule no-external-ref)'],
+  },
+  {
+    name: 'the alias bomb',
+    command: 'bundle',
+    nodeModules: true,
+    plant: (dir) => writeFile(join(dir, STORE_EXAMPLE), BOMB_YAML),
+    stderr: [`${STORE_EXAMPLE}:1: YAML aliases expand beyond the limit (maxAliasCount 100)`],
+  },
+];
+
+describe('the Redocly CLI run by hand refuses before resolving (the plugin loads openapi/rules/source-scan.js)', () => {
+  it.each(REDOCLY_CASES)('redocly $command: $name', { timeout: 90_000 }, async (row) => {
     const dir = await scratchSource();
     scratches.push(dir);
-    await mkdir(join(dir, 'out'), { recursive: true });
-    await plantRef(dir, toSecret(dir, STORE_SCHEMA));
-    const { execFile } = await import('node:child_process');
-    const redocly = join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
-    const run = await new Promise<{ code: number; stdout: string }>((done) =>
-      execFile(
-        process.execPath,
-        [redocly, 'lint', '--format=json'],
-        { cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
-        (error, stdout) => done({ code: error ? Number(error.code) : 0, stdout }),
-      ),
+    if (!row.nodeModules) await rm(join(dir, 'node_modules'));
+    await row.plant(dir);
+    const args =
+      row.command === 'lint' ? ['lint'] : ['bundle', 'openapi/versions/2024-04-01.yaml', '-o', join(dir, 'out.json')];
+    const run = await redocly(dir, args);
+    for (const line of row.stderr) expect(run.stderr).toContain(fill(line));
+    expect(run.stderr).toContain('refusing the contract source (openapi/rules/source-scan.js)');
+    expect(run.code).not.toBe(0);
+    expect(run.ms).toBeLessThan(20_000);
+    expect(server.requests).toEqual([]);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(MARKER);
+    expect(await readFile(join(dir, 'out.json'), 'utf8').catch(() => 'absent')).toBe('absent');
+  });
+});
+
+describe('house/no-external-ref (openapi/rules/house-rules.js), in-process', () => {
+  const RULE_CASES = [
+    { ref: '../schemas/Id.yaml', from: 'components/parameters/IdPath.yaml', report: undefined },
+    { ref: '#/components/schemas/Id', from: 'versions/unstable.yaml', report: undefined },
+    { ref: './Id.yaml#/x', from: 'components/schemas/Store.yaml', report: undefined },
+    {
+      ref: 'https://example.com/s.yaml',
+      from: 'components/schemas/Store.yaml',
+      report: 'names a URL; nothing is fetched',
+    },
+    { ref: 'file:///etc/passwd', from: 'components/schemas/Store.yaml', report: 'names a URL; nothing is fetched' },
+    { ref: '//example.com/s.yaml', from: 'components/schemas/Store.yaml', report: 'names a URL; nothing is fetched' },
+    { ref: '../../../package.json', from: 'components/schemas/Store.yaml', report: 'leaves openapi/' },
+    { ref: '/etc/passwd', from: 'components/schemas/Store.yaml', report: 'leaves openapi/' },
+    { ref: '..%2F..%2F..%2Fpackage.json', from: 'components/schemas/Store.yaml', report: 'leaves openapi/' },
+    { ref: './Id.yaml', from: 'http://example.com/s.yaml', report: 'is read from a URL' },
+  ];
+  it.each(RULE_CASES)('$ref in $from: $report', async ({ ref, from, report }) => {
+    const plugin = await import(pathToFileURL(join(ROOT, 'openapi/rules/house-rules.js')).href);
+    const visitor = plugin.default().rules.oas3['no-external-ref']();
+    const reports: { message: string; location: unknown }[] = [];
+    const absoluteRef = from.startsWith('http') ? from : join(ROOT, 'openapi', from);
+    visitor.ref.enter(
+      { $ref: ref },
+      {
+        location: { source: { absoluteRef }, child: (path: string[]) => ({ path }) },
+        report: (problem: { message: string; location: unknown }) => reports.push(problem),
+      },
     );
-    expect(run.code).toBe(1);
-    const reports = JSON.parse(`[${run.stdout.replace(/\}\s*\{\s*"totals"/g, '},{"totals"')}]`) as {
-      problems: { ruleId: string; message: string; location: { pointer: string; source: { ref: string } }[] }[];
-    }[];
-    const found = reports
-      .flatMap((r) => r.problems)
-      .filter((p) => p.ruleId === 'house/no-external-ref')
-      .map((p) => `${p.location[0]?.source.ref}${p.location[0]?.pointer} ${p.message}`);
-    expect(new Set(found)).toEqual(
-      new Set([
-        `${POINTER} \`$ref\` ${JSON.stringify(toSecret(dir, STORE_SCHEMA))} leaves openapi/: sources must stay inside openapi/.`,
-      ]),
-    );
+    if (!report) expect(reports).toEqual([]);
+    else {
+      expect(reports).toEqual([
+        {
+          message: `\`$ref\` ${JSON.stringify(ref)} ${report}: sources must stay inside openapi/.`,
+          location: { path: ['$ref'] },
+        },
+      ]);
+    }
   });
 });
