@@ -9,16 +9,27 @@
  * Usage: tsx scripts/build.ts [--out DIR]   (DIR defaults to the repo; the freshness test uses a temp DIR,
  * which receives openapi/, types/ and operations.generated.ts)
  */
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { EXIT } from '../src/cli/index.ts';
 import { generateOperationTable, generateTypes, generateTypesIndex } from '../src/codegen/index.ts';
 import { packageRoot } from '../src/contract/index.ts';
 import { bundleApi } from './lib/redocly.ts';
 import { redoclyApis } from './lib/redocly-apis.ts';
+import { assertLocalRefs, SourceGuardError } from './lib/source-guard.ts';
+
+// A refused source (scripts/lib/source-guard.ts) or any other failure: one message, never exit 1.
+process.on('uncaughtException', (error) => {
+  console.error(`build: ${error instanceof SourceGuardError ? error.message : (error.stack ?? error)}`);
+  process.exit(EXIT.internal);
+});
 
 const { values } = parseArgs({ options: { out: { type: 'string' } } });
-const root = packageRoot();
+// The contract being built: the working folder's redocly.yaml when it has one (a scratch copy in the
+// tests), else this package's.
+const root = existsSync('redocly.yaml') ? process.cwd() : packageRoot();
 const generated = values.out ? resolve(values.out) : join(root, 'generated');
 const tableFile = values.out
   ? join(generated, 'operations.generated.ts')
@@ -40,7 +51,8 @@ const documents = new Map<string, Record<string, unknown>>();
 for (const api of apis) {
   const { version } = api;
   const yamlFile = join(generated, 'openapi', `${version}.yaml`);
-  const document = await step(`bundle ${version} -> openapi/${version}.yaml`, () => bundleApi(api, yamlFile));
+  const document = await step(`bundle ${version} -> openapi/${version}.yaml`, () => bundleApi(api, yamlFile, root));
+  assertLocalRefs(document, `the ${version} bundle`); // openapi-typescript would resolve anything else
   documents.set(version, document);
   await step(`write  ${version} -> openapi/${version}.json`, () =>
     writeFile(join(generated, 'openapi', `${version}.json`), `${JSON.stringify(document, null, 2)}\n`),

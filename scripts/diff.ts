@@ -11,26 +11,43 @@
  *   --json  print the findings as JSON instead of tables
  *   --dir   the package checkout holding generated/openapi/ (default: this package; tests use a
  *           scratch repository)
- * Exit codes: 0 no breaking change (or a breaking release), 1 breaking change(s), 2 bad input
- * (missing --base, unknown ref, missing bundle).
+ * Exit codes (src/cli/exit-codes.ts): 0 no breaking change (or a breaking release), 1 breaking
+ * change(s), 2 usage error (bad flag, missing --base, unknown ref), 3 the comparison could not be
+ * made (a missing, corrupt or oversized bundle, a `$ref` leaving the bundle, a schema nested too
+ * deep, any unexpected exception). An error never exits 1: 1 always means "breaking change found".
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
+import { EXIT } from '../src/cli/index.ts';
 import { VERSIONS } from '../src/contract/index.ts';
-import type { Change, Json } from './diff/model.ts';
+import { type Change, DiffInputError, type Json } from './diff/model.ts';
 import { compareDocuments, operationsOf } from './diff/operations.ts';
 import { countBySeverity, formatReport, type VersionResult } from './diff/report.ts';
+import { assertLocalRefs, SourceGuardError } from './lib/source-guard.ts';
 
 const USAGE = 'usage: npm run diff -- --base <git-ref> [--head <git-ref>] [--json] [--dir <path>]';
 const BUNDLES = 'generated/openapi';
+/** Largest bundle read (a bundle of this contract is ~200 KB). */
+const MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
 
+/** A usage error: bad flag or argument (exit 2). */
 function fail(message: string): never {
   console.error(`diff: ${message}`);
-  process.exit(2);
+  process.exit(EXIT.usage);
 }
+
+/** Input that cannot be compared (exit 3): never reported as a breaking change. */
+class BadInput extends Error {}
+
+/** Anything else that goes wrong ends here: one message and exit 3, never the "breaking" code 1. */
+process.on('uncaughtException', (error) => {
+  const expected = error instanceof BadInput || error instanceof DiffInputError || error instanceof SourceGuardError;
+  console.error(`diff: ${expected ? error.message : `internal error: ${error.stack ?? error}`}`);
+  process.exit(EXIT.internal);
+});
 
 let values: { base?: string; head?: string; json?: boolean; dir?: string };
 try {
@@ -78,16 +95,48 @@ async function versionsAt(commit: string): Promise<string[]> {
   }
 }
 
-const readAt = async (commit: string, version: string): Promise<Json> =>
-  JSON.parse(await git('show', `${commit}:./${BUNDLES}/${version}.json`));
+/**
+ * A bundle parsed and checked: JSON, within the size limit, and self-contained (every `$ref` points
+ * inside it, so nothing outside is read or fetched while comparing).
+ */
+function parseBundle(text: string, label: string): Json {
+  if (text.length > MAX_BUNDLE_BYTES) throw new BadInput(`${label}: over ${MAX_BUNDLE_BYTES} bytes`);
+  let document: Json;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new BadInput(`${label}: not JSON (${(error as Error).message})`);
+  }
+  if (!document || typeof document !== 'object') throw new BadInput(`${label}: not an OpenAPI document`);
+  assertLocalRefs(document, label);
+  return document;
+}
+
+async function readAt(commit: string, version: string): Promise<Json> {
+  const file = `${BUNDLES}/${version}.json`;
+  const label = `${file} at ${commit.slice(0, 7)}`;
+  let text: string;
+  try {
+    text = await git('show', `${commit}:./${file}`);
+  } catch (error) {
+    throw new BadInput(`${label}: cannot be read (${String((error as Error).message).split('\n')[0]})`);
+  }
+  return parseBundle(text, label);
+}
 
 async function readWorkingTree(version: string): Promise<Json | undefined> {
+  const file = `${BUNDLES}/${version}.json`;
+  let text: string;
   try {
-    return JSON.parse(await readFile(join(ROOT, BUNDLES, `${version}.json`), 'utf8'));
+    const path = join(ROOT, file);
+    if ((await stat(path)).size > MAX_BUNDLE_BYTES) throw new BadInput(`${file}: over ${MAX_BUNDLE_BYTES} bytes`);
+    text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new Error(`${BUNDLES}/${version}.json: ${(error as Error).message}`);
+    if (error instanceof BadInput) throw error;
+    throw new BadInput(`${file}: ${(error as Error).message}`);
   }
+  return parseBundle(text, file);
 }
 
 /** Reads both sides of every version and compares them. */
@@ -99,7 +148,7 @@ async function compareVersions(baseCommit: string, headCommit?: string): Promise
   for (const version of ordered) {
     const inHead = headVersions.includes(version);
     const head = inHead ? (headCommit ? await readAt(headCommit, version) : await readWorkingTree(version)) : undefined;
-    if (inHead && !head) fail(`${BUNDLES}/${version}.json is missing: run \`npm run build\``);
+    if (inHead && !head) throw new BadInput(`${BUNDLES}/${version}.json is missing: run \`npm run build\``);
     const base = baseVersions.includes(version) ? await readAt(baseCommit, version) : undefined;
     if (!base) {
       results.push({ version, status: 'new', operations: operationsOf(head).size, changes: [] });
@@ -123,8 +172,9 @@ async function compareVersions(baseCommit: string, headCommit?: string): Promise
 
 const baseCommit = await commitOf(values.base);
 const headCommit = values.head ? await commitOf(values.head) : undefined;
-// Unreadable input (a corrupt bundle, an unresolvable $ref) is bad input, not a breaking change.
-const results = await compareVersions(baseCommit, headCommit).catch((error: Error) => fail(error.message));
+// Unreadable input (a corrupt bundle, an unresolvable $ref) is bad input, not a breaking change:
+// it ends in the handler above (exit 3).
+const results = await compareVersions(baseCommit, headCommit);
 
 /** The package version at a commit (undefined: working tree), if there is a package.json. */
 async function packageVersion(commit?: string): Promise<string | undefined> {
@@ -170,4 +220,4 @@ if (values.json) {
   const head = values.head ? short(values.head, headCommit) : 'working tree';
   console.log(formatReport(short(values.base, baseCommit), head, results, release));
 }
-process.exitCode = counts.breaking > 0 && !release ? 1 : 0;
+process.exitCode = counts.breaking > 0 && !release ? EXIT.contractBreak : EXIT.ok;

@@ -1,46 +1,42 @@
 // House lint rules for the contract, loaded by redocly.yaml. They are a plugin rather than YAML
 // assertions because they must look through `$ref`s (parameters and schemas are shared files),
 // which Redocly's configurable rules do not do reliably.
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { refusal, scanSources, URL_LIKE } from './source-scan.js';
 
-/**
- * The version header's name, read from the one file that writes it (spec §9: the real name carries
- * the platform name, so renaming it must stay a one-file change).
- */
-function versionHeaderName() {
-  const file = new URL('../components/parameters/ApiVersionHeader.yaml', import.meta.url);
-  const parameters = Object.values(parse(readFileSync(file, 'utf8'), { maxAliasCount: 0 }) ?? {});
-  const names = new Set(parameters.filter((p) => p?.in === 'header').map((p) => p.name));
-  if (names.size !== 1) throw new Error(`${file.pathname}: expected one header name, found ${[...names].join(', ')}`);
-  return [...names][0];
-}
-const VERSION_HEADER = versionHeaderName();
+// Before Redocly resolves any `$ref` of the source (it loads this plugin first): refuse URLs,
+// files outside openapi/, oversized files and alias bombs (source-scan.js).
+await scanSources();
 
 const resolve = (ctx, node) => (node && typeof node === 'object' && '$ref' in node ? ctx.resolve(node).node : node);
 
 /**
- * Every operation sends the API version header (spec §9), declared on it or on its path: required,
- * with the allowed versions as an enum and a default among them.
+ * Every operation sends the API version header (spec §9), declared on it or on its path: a required
+ * header parameter whose enum lists the document's version (`info.version`) and whose default is one
+ * of them. The rule recognises the header by that shape, not by its name: the name is written only
+ * in components/parameters/ApiVersionHeader.yaml, and the build checks it is the same everywhere.
  */
 function VersionHeader() {
+  let version;
   return {
+    Info: {
+      enter(info) {
+        version = info.version;
+      },
+    },
     PathItem: {
       Operation(operation, ctx, parents) {
         const params = [...(parents.PathItem?.parameters ?? []), ...(operation.parameters ?? [])]
           .map((p) => resolve(ctx, p))
           .filter(Boolean);
-        const header = params.find((p) => p.in === 'header' && p.name?.toLowerCase() === VERSION_HEADER.toLowerCase());
-        if (!header) {
+        const headers = params.filter((p) => p.in === 'header' && resolve(ctx, p.schema)?.enum?.includes(version));
+        const [header] = headers;
+        const schema = resolve(ctx, header?.schema);
+        if (headers.length !== 1) {
           ctx.report({
-            message: `Operation must declare the ${VERSION_HEADER} header parameter.`,
+            message: `Operation must declare one version header parameter (a header whose enum lists ${version}).`,
             location: ctx.location.key(),
           });
-        } else if (
-          !header.required ||
-          !Array.isArray(header.schema?.enum) ||
-          !header.schema.enum.includes(header.schema?.default)
-        ) {
+        } else if (!header.required || !schema.enum.includes(schema.default)) {
           ctx.report({
             message: 'The version header must be required, with an enum of versions and a default.',
             location: ctx.location.key(),
@@ -100,6 +96,29 @@ function PropertyHasType() {
   };
 }
 
+/**
+ * Sources stay inside the contract: a `$ref` may not name a URL nor a file outside openapi/ (the
+ * bundle would publish whatever it points at). `npm run lint` and the build refuse such a `$ref`
+ * before anything is read (scripts/lib/source-guard.ts); this rule reports it in `redocly lint`.
+ */
+function NoExternalRef() {
+  return {
+    ref: {
+      enter(node, ctx) {
+        if (typeof node.$ref !== 'string') return;
+        const from = ctx.location.source.absoluteRef;
+        const why = URL_LIKE.test(from) ? 'is read from a URL' : refusal(node.$ref, from);
+        if (why) {
+          ctx.report({
+            message: `\`$ref\` ${JSON.stringify(node.$ref)} ${why.replace(/ \(.*\)$/, '')}: sources must stay inside openapi/.`,
+            location: ctx.location.child(['$ref']),
+          });
+        }
+      },
+    },
+  };
+}
+
 export default function houseRules() {
   return {
     id: 'house',
@@ -108,6 +127,7 @@ export default function houseRules() {
         'version-header': VersionHeader,
         'operation-scopes': OperationScopes,
         'property-has-type': PropertyHasType,
+        'no-external-ref': NoExternalRef,
       },
     },
   };

@@ -28,3 +28,14 @@ export const widened = (direction: Direction): Severity => (direction === 'reque
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are walked as untyped JSON.
 export type Json = any;
+
+/**
+ * Input the guard cannot compare: a bundle nested deeper than it walks, a `$ref` loop, a `$ref`
+ * that does not point inside the bundle. The CLI reports it as bad input (exit 3), never as a break.
+ */
+export class DiffInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DiffInputError';
+  }
+}

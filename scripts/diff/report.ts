@@ -28,7 +28,13 @@ function table(changes: readonly Change[]): string[] {
     .sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.operation.localeCompare(b.operation))
     .map((c) => [LABEL[c.severity], c.operation, c.location || '(operation)', c.message]);
   const head = ['breaking', 'operation', 'location', 'change'];
-  const widths = head.map((h, i) => Math.min(60, Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))));
+  // A loop, not Math.max(...rows): spreading a long list overflows the call stack.
+  const widths = head.map((h, i) =>
+    Math.min(
+      60,
+      rows.reduce((w, r) => Math.max(w, (r[i] ?? '').length), h.length),
+    ),
+  );
   const line = (cells: string[]) =>
     `  ${cells
       .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))

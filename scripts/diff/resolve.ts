@@ -3,22 +3,24 @@
  * within the document, `allOf` merged, the repo's nullable wrapper (`anyOf: [X, {type: 'null'}]`)
  * unwrapped into X plus "accepts null", and `type` normalised to a set.
  */
-import type { Json } from './model.ts';
+import { DiffInputError, type Json } from './model.ts';
 
 /** Follows internal `$ref`s (`#/components/...`); returns the target and the last ref name seen. */
 export function deref(doc: Json, node: Json): { node: Json; ref?: string } {
   let current = node;
   let ref: string | undefined;
   for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
-    if (hops > 32) throw new Error(`$ref loop at ${current.$ref}`);
+    if (hops > 32) throw new DiffInputError(`$ref loop at ${current.$ref}`);
     ref = current.$ref as string;
-    if (!ref.startsWith('#/')) throw new Error(`external $ref ${ref} (compare bundled documents)`);
+    if (!ref.startsWith('#/')) {
+      throw new DiffInputError(`$ref ${JSON.stringify(ref)} points outside the bundle (rule no-external-ref)`);
+    }
     const target = ref
       .slice(2)
       .split('/')
       .map((part) => decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~'))
       .reduce((at: Json, key) => at?.[key], doc);
-    if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
+    if (target === undefined) throw new DiffInputError(`unresolved $ref ${ref}`);
     // Sibling keywords of a $ref (3.1) override the target's (description mostly).
     const { $ref: _, ...siblings } = current;
     current = Object.keys(siblings).length > 0 && typeof target === 'object' ? { ...target, ...siblings } : target;
@@ -67,9 +69,14 @@ const isNullSchema = (doc: Json, branch: Json): boolean => {
   return node?.type === 'null' || (Array.isArray(node?.type) && node.type.length === 1 && node.type[0] === 'null');
 };
 
+/** Merged `allOf` schemas, by the schema object they come from (shared parts are merged once). */
+const mergedAllOf = new WeakMap<object, Json>();
+
 /** Merges `allOf` branches into one schema (properties merged, `required` united). */
 function mergeAllOf(doc: Json, schema: Json, depth = 0): Json {
   if (!Array.isArray(schema?.allOf) || depth > 16) return schema;
+  const known = mergedAllOf.get(schema);
+  if (known) return known;
   const { allOf, ...rest } = schema;
   const merged: Json = { ...rest };
   for (const part of allOf as Json[]) {
@@ -80,6 +87,7 @@ function mergeAllOf(doc: Json, schema: Json, depth = 0): Json {
       else if (merged[key] === undefined) merged[key] = value;
     }
   }
+  mergedAllOf.set(schema, merged);
   return merged;
 }
 

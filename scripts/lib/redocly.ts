@@ -6,10 +6,12 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { packageRoot } from '../../src/contract/index.ts';
 import type { RedoclyApi } from './redocly-apis.ts';
+import { checkSources } from './source-guard.ts';
 
 const redoclyBin = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 
@@ -35,8 +37,13 @@ export async function runRedocly(args: string[], cwd: string = packageRoot()): P
 }
 
 /** Bundles one API version of redocly.yaml into `outFile` (YAML) and returns the parsed document. */
-export async function bundleApi(api: RedoclyApi, outFile: string): Promise<Record<string, unknown>> {
-  const run = await runRedocly(['bundle', api.root, '--output', outFile]);
+export async function bundleApi(
+  api: RedoclyApi,
+  outFile: string,
+  root = packageRoot(),
+): Promise<Record<string, unknown>> {
+  await checkSources([join(root, api.root)], { sourceDir: join(root, 'openapi') }); // before Redocly reads or fetches anything
+  const run = await runRedocly(['bundle', api.root, '--output', outFile], root);
   if (run.code !== 0) throw new Error(`Redocly could not bundle ${api.root}:\n${run.stdout}${run.stderr}`);
   return parse(await readFile(outFile, 'utf8')) as Record<string, unknown>;
 }

@@ -1,21 +1,19 @@
 /**
- * The one exit-code table of every command of this package: the bin (`store-admin-contract`),
- * `npm start`, `npm run conformance|diff|build|docs`. A script that fails for a reason the user can
- * act on names it on stderr in one line.
+ * The one exit-code table of every command of this package (the `npm run` scripts and the
+ * `store-admin-contract` bin), so that CI can tell "the contract is broken" from "the tool broke":
  *
- * | code | meaning                                                                      |
- * |------|------------------------------------------------------------------------------|
- * | 0    | done: the command did its job, no contract break found                       |
- * | 1    | contract break: a breaking change (diff) or a violation (conformance)        |
- * | 2    | usage error: an unknown command or flag, a bad or missing argument           |
- * | 3    | internal error: the command could not do its job (busy port, unreadable file, a bug) |
+ * | code | name            | meaning                                                                  |
+ * |------|-----------------|--------------------------------------------------------------------------|
+ * | 0    | `ok`            | done, nothing wrong found                                                |
+ * | 1    | `contractBreak` | the contract is broken: a breaking change found, a conformance violation |
+ * | 2    | `usage`         | the command was called wrongly: a bad flag or argument, an unknown ref   |
+ * | 3    | `internal`      | an unexpected exception, or an input file that cannot be used (corrupt,  |
+ * |      |                 | too large, a `$ref` leaving the contract): never reported as a break     |
+ *
+ * `1` is reserved for findings about the contract: a command that fails for any other reason must
+ * not exit 1, or CI would read a crash as a breaking change.
  */
-export const EXIT = {
-  ok: 0,
-  contractBreak: 1,
-  usage: 2,
-  internal: 3,
-} as const;
+export const EXIT = { ok: 0, contractBreak: 1, usage: 2, internal: 3 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -16,6 +16,7 @@ const ALLOWED: Record<string, string[]> = {
   mock: ['contract', 'validation'],
   conformance: ['contract', 'validation'],
   docs: ['contract'],
+  msw: ['contract', 'mock'],
   cli: ['contract', 'mock', 'conformance', 'codegen', 'docs'],
 };
 

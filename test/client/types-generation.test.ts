@@ -1,4 +1,4 @@
-// scripts/lib/types.ts: named schema aliases that never shadow a global, request fields with a
+// src/codegen (the types generator): named schema aliases that never shadow a global, request fields with a
 // `default` kept optional, and the operation index built from the bundles.
 import { describe, expect, it } from 'vitest';
 import { generateOperationTable, generateTypes, generateTypesIndex } from '../../src/codegen/index.ts';
