@@ -99,14 +99,7 @@ describe('parameters', () => {
     const { execFileSync } = await import('node:child_process');
     // The contract's source and the scripts that build, lint, render and ship it; everything else
     // reads the name from the bundles (generated/types/index.ts exports it as VERSION_HEADER).
-    const sources = [
-      'openapi/',
-      'redocly.yaml',
-      'scripts/build.ts',
-      'scripts/lib/',
-      'scripts/docs.ts',
-      'src/docs/',
-    ];
+    const sources = ['openapi/', 'redocly.yaml', 'scripts/build.ts', 'scripts/lib/', 'scripts/docs.ts', 'src/docs/'];
     const more = ['scripts/diff.ts', 'scripts/diff/', 'scripts/cli.ts', 'scripts/pack/'];
     const files = execFileSync('grep', ['-rli', 'X-Service-API-Version', ...sources, ...more], {
       cwd: ROOT,
