@@ -7,6 +7,7 @@
  *   2. esbuild scripts/cli.ts          -> dist/bin/cli.js (+ chunks loaded per command). Prism and
  *                                         openapi-typescript stay external: they are optional peers,
  *                                         resolved at run time from the user's project
+ *   3. tsx scripts/docs.ts             -> dist/docs/ (the reference site the packaged mock serves)
  * Usage: tsx scripts/pack/build.ts [--clean]
  */
 import { execFile } from 'node:child_process';
@@ -48,6 +49,12 @@ if (!values.clean) {
     logLevel: 'warning',
   });
 
+  // 3. The API reference site (scripts/docs.ts: Stoplight Elements from node_modules) -> dist/docs,
+  //    served by the packaged mock at /docs where @stoplight/elements (a devDependency) is absent.
+  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/docs.ts', '--out', join(dist, 'docs')], {
+    cwd: root,
+  });
+
   // stderr: `npm pack --json` prints its JSON on stdout, after this script's output.
-  console.error('dist/ built: the client, the types, the bin');
+  console.error('dist/ built: the client, the types, the bin, the docs');
 }

@@ -146,8 +146,8 @@ export interface DocsHandlerOptions extends DocsSiteOptions {
 }
 
 /**
- * The site, built from node_modules when the renderer is installed, else the prebuilt copy the
- * package ships (`dist/docs`). Try-it defaults to the serving origin either way.
+ * The site, built from node_modules in the repository, or the prebuilt copy the published package
+ * ships (`dist/docs`). Try-it defaults to the serving origin either way.
  */
 async function loadSite(options: DocsHandlerOptions): Promise<DocsSite> {
   const tryItBaseUrl = options.tryItBaseUrl === undefined ? null : options.tryItBaseUrl;
@@ -157,9 +157,13 @@ async function loadSite(options: DocsHandlerOptions): Promise<DocsSite> {
       body: configScript(tryItBaseUrl ?? undefined),
     });
   if (options.siteDir) return sameOrigin(await readDocsSite(options.siteDir));
-  if (!options.rendererDir && !rendererDir()) {
-    const prebuilt = join(packageRoot(), 'dist', 'docs');
-    if (existsSync(join(prebuilt, 'index.html'))) return sameOrigin(await readDocsSite(prebuilt));
+  // The published package (no openapi/ sources) serves its prebuilt copy unless given other
+  // bundles; the repository builds from node_modules.
+  const root = packageRoot();
+  const prebuilt = join(root, 'dist', 'docs');
+  const published = !existsSync(join(root, 'openapi')) && !options.bundlesDir;
+  if (!options.rendererDir && existsSync(join(prebuilt, 'index.html')) && (published || !rendererDir())) {
+    return sameOrigin(await readDocsSite(prebuilt));
   }
   return docsSite({ ...options, tryItBaseUrl });
 }
