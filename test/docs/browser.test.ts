@@ -111,6 +111,62 @@ function someString(value: Json): string | undefined {
   return undefined;
 }
 
+/**
+ * Opens each operation of `version` (the spec inventory lists them) on the open page and lists what
+ * a reader would miss. The oracle is the spec inventory and the committed bundle, never the site.
+ */
+async function checkOperations(page: Page, version: (typeof VERSIONS)[number]): Promise<string[]> {
+  const bundle = loadBundle(version);
+  const expected = SPEC_OPERATIONS.filter((op) => op.versions.includes(version));
+  const problems: string[] = expected.length === 0 ? [`no operation of ${version} in the inventory`] : [];
+  for (const spec of expected) {
+    const { operation } = operationsOf(version).find((o) => o.operationId === spec.operationId) ?? {};
+    if (!operation) {
+      problems.push(`${spec.operationId}: not in the bundle`);
+      continue;
+    }
+    await page.evaluate((id) => {
+      location.hash = `#/operations/${id}`;
+    }, spec.operationId);
+    try {
+      await waitForOperation(page, operation.summary);
+    } catch {
+      problems.push(`${spec.operationId}: its page does not render`);
+      continue;
+    }
+    const text = await shownText(page);
+    const want = [
+      `${spec.method.toUpperCase()}`,
+      spec.path,
+      `Versions: ${spec.versions.join(', ')}`,
+      `Version header: ${HEADER}: ${version}`,
+      `Scopes: ${spec.scopes.join(' or ')}`,
+      `Changelog of version ${version}`,
+    ];
+    const [, response] = Object.entries<Json>(operation.responses).find(([code]) => /^2/.test(code)) ?? [];
+    const media = deref(bundle, response)?.content?.['application/json'] ?? {};
+    const names = Object.keys(media.examples ?? {});
+    if (names.length === 0) problems.push(`${spec.operationId}: no named response example in the bundle`);
+    const status = Object.keys(operation.responses).find((code) => /^2/.test(code));
+    if (names.length > 0) want.push(`${status}: ${names.join(', ')}`);
+    for (const fragment of want) {
+      if (!text.includes(fragment)) problems.push(`${spec.operationId}: "${fragment}" not shown`);
+    }
+    const first = names[0] ? deref(bundle, media.examples[names[0]]).value : undefined;
+    const probe = someString(first);
+    if (probe && !(await responseExample(page)).includes(JSON.stringify(probe))) {
+      problems.push(`${spec.operationId}: response example ${names[0]} not in its panel (${probe})`);
+    }
+    const tryIt = page.locator('.TryItPanel').first();
+    if (!(await tryIt.innerText()).includes(HEADER)) problems.push(`${spec.operationId}: try-it has no ${HEADER}`);
+    const token = tryIt.locator('input[aria-label="Token"]');
+    if ((await token.count()) === 0 || (await token.inputValue()) !== TOKEN) {
+      problems.push(`${spec.operationId}: try-it token is not pre-filled`);
+    }
+  }
+  return problems;
+}
+
 describe.each(VERSIONS)('static build (file://), version %s', (version) => {
   it('renders every operation of the version with its versions, header, scopes, examples and changelog', {
     timeout: 120_000,
@@ -120,53 +176,7 @@ describe.each(VERSIONS)('static build (file://), version %s', (version) => {
       expect(await page.inputValue('#docs-version')).toBe(version);
       expect(await page.locator('.docs-bar').innerText()).toContain(`${HEADER}: ${version}`);
       await page.screenshot({ path: join(ARTIFACTS, `overview-${version}.png`) });
-      const bundle = loadBundle(version);
-      const expected = SPEC_OPERATIONS.filter((op) => op.versions.includes(version));
-      expect(expected.length).toBeGreaterThan(0);
-      const problems: string[] = [];
-      for (const spec of expected) {
-        const { operation } = operationsOf(version).find((o) => o.operationId === spec.operationId) ?? {};
-        if (!operation) {
-          problems.push(`${spec.operationId}: not in the bundle`);
-          continue;
-        }
-        await page.evaluate((id) => {
-          location.hash = `#/operations/${id}`;
-        }, spec.operationId);
-        try {
-          await waitForOperation(page, operation.summary);
-        } catch {
-          problems.push(`${spec.operationId}: its page does not render`);
-          continue;
-        }
-        const text = await shownText(page);
-        const want = [
-          `${spec.method.toUpperCase()}`,
-          spec.path,
-          `Versions: ${spec.versions.join(', ')}`,
-          `Version header: ${HEADER}: ${version}`,
-          ...spec.scopes,
-          `Changelog of version ${version}`,
-        ];
-        const [, response] = Object.entries<Json>(operation.responses).find(([code]) => /^2/.test(code)) ?? [];
-        const media = deref(bundle, response)?.content?.['application/json'] ?? {};
-        const names = Object.keys(media.examples ?? {});
-        if (names.length === 0) problems.push(`${spec.operationId}: no named response example in the bundle`);
-        want.push(...names);
-        for (const fragment of want)
-          if (!text.includes(fragment)) problems.push(`${spec.operationId}: "${fragment}" not shown`);
-        const first = names[0] ? deref(bundle, media.examples[names[0]]).value : undefined;
-        const probe = someString(first);
-        if (probe && !(await responseExample(page)).includes(JSON.stringify(probe))) {
-          problems.push(`${spec.operationId}: response example ${names[0]} not in its panel (${probe})`);
-        }
-        const tryIt = page.locator('.TryItPanel').first();
-        if (!(await tryIt.innerText()).includes(HEADER)) problems.push(`${spec.operationId}: try-it has no ${HEADER}`);
-        if ((await tryIt.locator('input[aria-label="Token"]').inputValue()) !== TOKEN) {
-          problems.push(`${spec.operationId}: try-it token is not pre-filled`);
-        }
-      }
-      expect(problems).toEqual([]);
+      expect(await checkOperations(page, version)).toEqual([]);
       expect(errors).toEqual([]);
       expect(external).toEqual([]);
     } finally {
@@ -175,7 +185,73 @@ describe.each(VERSIONS)('static build (file://), version %s', (version) => {
   });
 });
 
+describe('the operation checker', () => {
+  it('flags a missing operation, a missing scope and missing examples (a doctored bundle)', {
+    timeout: 120_000,
+  }, async () => {
+    const version = '2023-02-10';
+    const dir = await mkdtemp(join(tmpdir(), 'docs-doctored-'));
+    try {
+      for (const v of VERSIONS) {
+        const bundle = structuredClone(loadBundle(v));
+        if (v === version) {
+          delete bundle.paths['/stockrecords/{id}/'];
+          bundle.paths['/transactions/{id}/capture/'].post.security = [];
+          for (const media of Object.values<Json>(bundle.paths['/metadata/{id}/'].patch.responses['200'].content)) {
+            delete media.examples;
+            delete media.example;
+          }
+        }
+        await writeFile(join(dir, `${v}.json`), JSON.stringify(bundle));
+      }
+      const out = join(dir, 'site');
+      for (const [path, file] of await docsSite({
+        bundlesDir: dir,
+        changelogsDir: join(ROOT, 'openapi', 'changelogs'),
+      })) {
+        await mkdir(dirname(join(out, path)), { recursive: true });
+        await writeFile(join(out, path), file.body);
+      }
+      const { page } = await open(`${pathToFileURL(join(out, 'index.html')).href}?version=${version}`);
+      try {
+        const problems = await checkOperations(page, version);
+        const about = (id: string) => problems.filter((p) => p.startsWith(`${id}: `));
+        expect(about('getStockRecord')).toEqual(['getStockRecord: its page does not render']);
+        expect(about('captureTransaction')).toEqual([
+          'captureTransaction: "Scopes: transactions:write" not shown',
+          'captureTransaction: try-it token is not pre-filled',
+        ]);
+        expect(about('updateMetadataDefinition')).toEqual([
+          expect.stringMatching(/^updateMetadataDefinition: "200: \w+" not shown$/),
+          expect.stringMatching(/^updateMetadataDefinition: response example \w+ not in its panel/),
+        ]);
+        expect(problems).toHaveLength(5);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('static build (file://)', () => {
+  it('the request guard records and blocks a request to another origin (control)', async () => {
+    const { page, external } = await open(staticUrl);
+    try {
+      const failed = await page.evaluate(() =>
+        fetch('https://cdn.example.com/font.woff2').then(
+          () => false,
+          () => true,
+        ),
+      );
+      expect(failed).toBe(true);
+      expect(external).toEqual(['https://cdn.example.com/font.woff2']);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('keeps Redoc-style deep links (#operation/<id>) working, picking a version that has the operation', async () => {
     const { page, external } = await open(`${staticUrl}?version=2024-04-01#operation/getTicket`);
     try {
@@ -212,6 +288,7 @@ describe('static build (file://)', () => {
       expect(older).toContain('"stockrecord"');
       expect(older).toContain('"is_tax_known"');
       expect(older).not.toContain('"product_title"');
+      await page.getByText('"stockrecord"').first().scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(ARTIFACTS, 'listSubscriptions-2023-02-10.png') });
 
       // unstable has no listSubscriptions: the switcher falls back to the overview.
