@@ -4,6 +4,7 @@
  *   tsc -p tsconfig.build.json   src/ -> dist/src/**.{js,d.ts} (client, contract, mock, cli...; ESM,
  *                                `.ts` imports rewritten to `.js`) and generated/types/ ->
  *                                dist/generated/types/*.{js,d.ts} (the path types; their .js is empty)
+ *   tsx scripts/docs.ts          -> dist/docs/ (the reference site the packaged mock serves at /docs)
  * The bin is dist/src/cli/bin.js. Optional peers (Prism, ajv, openapi-typescript) stay imports the
  * user's project resolves; each command loads them only when it runs.
  * Usage: tsx scripts/prepack.ts [--clean]
@@ -30,6 +31,17 @@ if (!values.clean) {
     process.exit(3);
   }
   await chmod(join(dist, 'src/cli/bin.js'), 0o755);
+  // The API reference site (scripts/docs.ts: Stoplight Elements from node_modules) -> dist/docs,
+  // served by the packaged mock at /docs where @stoplight/elements (a devDependency) is absent.
+  try {
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/docs.ts', '--out', join(dist, 'docs')], {
+      cwd: root,
+    });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    console.error(`scripts/docs.ts failed:\n${stdout}${stderr}`);
+    process.exit(3);
+  }
   // stderr: `npm pack --json` prints its JSON on stdout, after this script's output.
-  console.error('dist/ built: the client, the contract model, the mock, the CLI, the types');
+  console.error('dist/ built: the client, the contract model, the mock, the CLI, the types, the docs');
 }

@@ -93,6 +93,7 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
   console.log(
     `  ${mock.operations} operations, ${dynamic ? `dynamic data (seed "${seed}")` : 'examples'}; any "Authorization: Bearer <token>" is accepted`,
   );
+  console.log(`  API reference with try-it: ${mock.url}/docs/`);
   console.log('  press Ctrl-C to stop');
 
   let stopping = false;

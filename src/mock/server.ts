@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { IPrismDiagnostic } from '@stoplight/prism-core';
 import type { IHttpConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
 import { loadBundles, VERSION_HEADER } from '../contract/index.ts';
+import { createNodeDocsListener } from '../docs/index.ts';
 import { answerPreflight, isPreflight, setCorsHeaders } from './cors.ts';
 import { PROBLEM_TYPES, problem, sendJson, sendProblem } from './errors.ts';
 import { parsePrefer } from './prefer.ts';
@@ -92,9 +93,12 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     bundles.map((b) => b.version),
   );
   const headerNames = headerNamesOf(bundles);
+  // The API reference at /docs (src/docs), try-it aimed at this server; built on first request.
+  const serveDocs = createNodeDocsListener({ ...(options.bundlesDir && { bundlesDir: options.bundlesDir }) });
 
   /** Answers one request; returns the version that served it (for the log). */
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<string> {
+    if (request.url?.startsWith('/docs') && (await serveDocs(request, response))) return 'docs';
     setCorsHeaders(request, response);
     if (isPreflight(request)) {
       answerPreflight(request, response);

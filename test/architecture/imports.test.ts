@@ -13,7 +13,7 @@ const ALLOWED: Record<string, string[]> = {
   validation: ['contract'],
   client: ['contract'],
   codegen: ['contract'],
-  mock: ['contract', 'validation'],
+  mock: ['contract', 'validation', 'docs'],
   conformance: ['contract', 'validation'],
   docs: ['contract'],
   msw: ['contract', 'mock'],

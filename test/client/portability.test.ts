@@ -15,6 +15,7 @@ const ENTRY = join(SRC, 'client', 'index.ts');
 const PORTABLE = ['client', 'contract'];
 
 describe('src/ is portable', () => {
+  // src/docs/ is the docs site (Node only: it reads files and serves them); the client never imports it.
   it('imports no Node module and names no Node global', async () => {
     for (const folder of PORTABLE) {
       for (const name of await readdir(join(SRC, folder))) {

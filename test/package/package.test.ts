@@ -104,6 +104,7 @@ describe('the tarball', () => {
         'dist/src/mock/index.js',
         'dist/src/mock/index.d.ts',
         'dist/src/cli/bin.js',
+        'dist/docs/index.html',
         ...VERSIONS.flatMap((v) => [
           `generated/openapi/${v}.json`,
           `generated/openapi/${v}.yaml`,
@@ -116,10 +117,12 @@ describe('the tarball', () => {
       (path) =>
         !/^(package\.json|README\.md|LICENSE|CHANGELOG[^/]*\.md)$/.test(path) &&
         !/^dist\/(src\/[a-z]+|generated\/types)\/[^/]+\.(js|d\.ts)$/.test(path) &&
+        !/^dist\/docs\/(index\.html|assets\/[\w.-]+\.(js|css|txt))$/.test(path) &&
         !/^generated\/openapi\/[^/]+\.(json|yaml)$/.test(path),
     );
     expect(unexpected).toEqual([]);
-    expect((await stat(tarball)).size).toBeLessThan(400_000);
+    // The docs site (dist/docs: Stoplight Elements, ~0.7 MB gzipped) is most of it.
+    expect((await stat(tarball)).size).toBeLessThan(1_500_000);
   });
 
   it('depends on openapi-fetch only; Prism, ajv and openapi-typescript are optional peers', async () => {
@@ -328,6 +331,11 @@ console.log(JSON.stringify({ status: response.status, version: response.headers.
       expect(answer.version).toBe('2024-04-01');
       expect(Array.isArray(answer.data) && typeof answer.data[0]?.name).toBe('string');
       expect(output).toContain(`versions: ${VERSIONS.join(', ')}`);
+      // The reference, prebuilt into the tarball (the renderer is a devDependency), with try-it on this origin.
+      const docs = await fetch(`${url}/docs/`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('<elements-api');
+      expect(await (await fetch(`${url}/docs/assets/config.js`)).text()).toContain('"defaultBaseUrl":null');
     } finally {
       child.kill('SIGTERM');
     }

@@ -1,0 +1,190 @@
+// The page around the renderer: index.html, a stylesheet and a small script that mounts
+// Stoplight Elements' <elements-api> with the chosen version's document, keeps the version in the
+// URL (`?version=`), maps Redoc-style `#operation/<id>` links to Elements' `#/operations/<id>`,
+// and points try-it at the base URL the reader picks (pre-filled with a bearer token).
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** Files of the page, by path; the renderer's own files are added by the caller. */
+export const ASSETS = {
+  elementsJs: 'assets/web-components.min.js',
+  elementsLicense: 'assets/web-components.min.js.LICENSE.txt',
+  elementsCss: 'assets/styles.min.css',
+  css: 'assets/docs.css',
+  js: 'assets/docs.js',
+  data: 'assets/api.js',
+  config: 'assets/config.js',
+} as const;
+
+export function indexHtml(title: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${escapeHtml(title)}</title>
+  <link rel="stylesheet" href="${ASSETS.elementsCss}">
+  <link rel="stylesheet" href="${ASSETS.css}">
+</head>
+<body>
+  <header class="docs-bar">
+    <strong class="docs-title">${escapeHtml(title)}</strong>
+    <label>API version <select id="docs-version" aria-label="API version"></select></label>
+    <span id="docs-header" class="docs-header"></span>
+    <label class="docs-base">Try-it base URL <input id="docs-base-url" type="url" spellcheck="false" aria-label="Try-it base URL"></label>
+  </header>
+  <main class="docs-main"><elements-api id="docs-api" router="hash" layout="sidebar" hideExport="true" tryItCredentialsPolicy="same-origin"></elements-api></main>
+  <noscript>The reference needs JavaScript. The OpenAPI documents are in assets/api.js.</noscript>
+  <script src="${ASSETS.data}"></script>
+  <script src="${ASSETS.config}"></script>
+  <script src="${ASSETS.js}"></script>
+  <script src="${ASSETS.elementsJs}"></script>
+</body>
+</html>
+`;
+}
+
+export const PAGE_CSS = `html, body { margin: 0; height: 100%; }
+body { display: flex; flex-direction: column; font: 14px/1.4 system-ui, sans-serif; }
+.docs-bar { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .5rem 1rem;
+  border-bottom: 1px solid #d0d7de; background: #f6f8fa; color: #1f2328; }
+.docs-bar label { display: flex; gap: .4rem; align-items: center; }
+.docs-bar select, .docs-bar input { font: inherit; padding: .2rem .4rem; }
+.docs-base { margin-left: auto; }
+.docs-base input { width: 22rem; }
+.docs-header code { font-family: ui-monospace, monospace; }
+.docs-main { flex: 1; min-height: 0; }
+.docs-main elements-api { display: block; height: 100%; }
+`;
+
+/** The `assets/config.js` of a site: where try-it sends requests unless the reader changes it. */
+export function configScript(defaultBaseUrl: string | undefined): string {
+  // undefined: the page's own origin (the docs are served by the mock).
+  return `window.STORE_ADMIN_DOCS_CONFIG = ${JSON.stringify({ defaultBaseUrl: defaultBaseUrl ?? null })};\n`;
+}
+
+/** The `assets/api.js` of a site: the documents and facts the page shows. */
+export function dataScript(data: unknown): string {
+  // `<` escaped so that no `</script>` can end the script early when inlined.
+  return `window.STORE_ADMIN_DOCS = ${JSON.stringify(data).replace(/</g, '\\u003c')};\n`;
+}
+
+/** Runs in the browser before the renderer's script (plain ES2017, no modules, works from file://). */
+export const PAGE_SCRIPT = `(function () {
+  'use strict';
+  var data = window.STORE_ADMIN_DOCS;
+  var config = window.STORE_ADMIN_DOCS_CONFIG || {};
+  var api = document.getElementById('docs-api');
+  var select = document.getElementById('docs-version');
+  var baseInput = document.getElementById('docs-base-url');
+  var headerInfo = document.getElementById('docs-header');
+  var BASE_KEY = 'store-admin-docs.baseUrl';
+  var TOKEN = 'docs-try-it';
+
+  function byVersion(version) {
+    for (var i = 0; i < data.versions.length; i++) if (data.versions[i].version === version) return data.versions[i];
+    return undefined;
+  }
+  function operationOf(hash) {
+    var m = /^#\\/?operations?\\/([^/?#]+)/.exec(hash || '');
+    return m ? decodeURIComponent(m[1]) : undefined;
+  }
+  function storage(action, key, value) {
+    try {
+      if (action === 'get') return window.localStorage.getItem(key);
+      window.localStorage.setItem(key, value);
+    } catch (e) { /* storage may be disabled (file:// in some browsers) */ }
+    return null;
+  }
+
+  // Redoc-style deep links (#operation/<id>) become Elements routes (#/operations/<id>).
+  var wanted = operationOf(location.hash);
+  if (wanted && !/^#\\/operations\\//.test(location.hash)) {
+    history.replaceState(null, '', location.pathname + location.search + '#/operations/' + encodeURIComponent(wanted));
+  }
+
+  var params = new URLSearchParams(location.search);
+  var current = byVersion(params.get('version')) ? params.get('version') : undefined;
+  // A deep link to an operation wins over a version that does not have it.
+  var versionsOfWanted = (wanted && data.operations[wanted]) || [];
+  if (versionsOfWanted.length > 0 && versionsOfWanted.indexOf(current) < 0) current = versionsOfWanted[0];
+  if (!current) current = data.versions[0].version;
+
+  // Try-it credentials: Elements keeps them per security scheme in localStorage; pre-fill a token.
+  var schemes = {};
+  data.versions.forEach(function (v) {
+    var all = (v.document.components && v.document.components.securitySchemes) || {};
+    Object.keys(all).forEach(function (key) { schemes[key] = all[key]; });
+  });
+  var saved = {};
+  try { saved = JSON.parse(storage('get', 'TryIt_securitySchemeValues') || '{}') || {}; } catch (e) { saved = {}; }
+  var changed = false;
+  Object.keys(schemes).forEach(function (key) {
+    var s = schemes[key];
+    if (saved[key]) return;
+    if (s.type === 'oauth2' || s.type === 'openIdConnect') saved[key] = 'Bearer ' + TOKEN;
+    else if (s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') saved[key] = TOKEN;
+    else return;
+    changed = true;
+  });
+  if (changed) storage('set', 'TryIt_securitySchemeValues', JSON.stringify(saved));
+
+  function defaultBase() {
+    if (config.defaultBaseUrl) return config.defaultBaseUrl;
+    return /^https?:$/.test(location.protocol) ? location.origin : 'http://127.0.0.1:4010';
+  }
+  var base = storage('get', BASE_KEY) || defaultBase();
+  baseInput.value = base;
+
+  function documentFor(version) {
+    var doc = JSON.parse(JSON.stringify(byVersion(version).document));
+    var servers = [{ url: base.replace(/\\/+$/, ''), description: 'Try-it target (set in the bar above)' }];
+    doc.servers = servers.concat(doc.servers || []);
+    return doc;
+  }
+
+  function show(version) {
+    current = version;
+    select.value = version;
+    headerInfo.innerHTML = '';
+    var code = document.createElement('code');
+    code.textContent = data.header + ': ' + version;
+    headerInfo.appendChild(code);
+    var url = new URL(location.href);
+    url.searchParams.set('version', version);
+    var op = operationOf(location.hash);
+    var hash = location.hash;
+    if (op && (data.operations[op] || []).indexOf(version) < 0) hash = '#/';
+    history.replaceState(null, '', url.pathname + url.search + hash);
+    document.title = byVersion(version).title;
+    api.apiDescriptionDocument = documentFor(version);
+    document.documentElement.setAttribute('data-docs-version', version);
+  }
+
+  data.versions.forEach(function (v) {
+    var option = document.createElement('option');
+    option.value = v.version;
+    option.textContent = v.version;
+    select.appendChild(option);
+  });
+  select.addEventListener('change', function () { show(select.value); });
+  baseInput.addEventListener('change', function () {
+    base = baseInput.value.trim() || defaultBase();
+    baseInput.value = base;
+    storage('set', BASE_KEY, base);
+    show(current);
+  });
+  window.addEventListener('hashchange', function () {
+    var op = operationOf(location.hash);
+    if (op && !/^#\\/operations\\//.test(location.hash)) {
+      location.replace('#/operations/' + encodeURIComponent(op));
+      return;
+    }
+    if (op && data.operations[op] && data.operations[op].indexOf(current) < 0) show(data.operations[op][0]);
+  });
+  // Mount once the renderer has defined <elements-api> (its script comes after this one, so that
+  // the deep link above is rewritten before its router reads the URL).
+  window.customElements.whenDefined('elements-api').then(function () { show(current); });
+})();
+`;

@@ -1,0 +1,366 @@
+// The API reference in headless Chromium (Debian's chromium through playwright-core): the static
+// build opened from file:// and the copy the mock serves at /docs. Every operation renders under
+// each version that has it (the spec inventory is the oracle for versions, method, path and scopes;
+// the bundles for summaries, version header and example names), the version switcher changes the
+// shapes shown, Redoc-style deep links still land, and try-it reaches the mock (a 200, and a 422
+// naming the bad filter). Every request to another origin is blocked and fails the test.
+// Screenshots of the main views go to test/.artifacts/docs/ (git-ignored).
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMock } from '../../src/mock/index.ts';
+import { docsSite } from '../../src/docs/index.ts';
+import { SPEC_OPERATIONS } from '../contract/inventory.ts';
+import { type Browser, launchBrowser } from '../helpers/browser.ts';
+import { deref, type Json, loadBundle, operationsOf, ROOT, VERSIONS } from '../helpers/bundles.ts';
+
+const ARTIFACTS = join(ROOT, 'test', '.artifacts', 'docs');
+const TOKEN = 'Bearer docs-try-it';
+
+let browser: Browser;
+let mock: MockServer;
+let staticDir: string;
+let staticUrl: string;
+
+/** The version header's name, read from the bundles like the site does. */
+const HEADER: string = Object.values<Json>(loadBundle(VERSIONS[0]).components.parameters).find(
+  (p) => p.in === 'header' && p.schema?.enum?.includes(VERSIONS[0]),
+).name;
+
+beforeAll(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  staticDir = await mkdtemp(join(tmpdir(), 'docs-site-'));
+  for (const [path, file] of await docsSite()) {
+    await mkdir(dirname(join(staticDir, path)), { recursive: true });
+    await writeFile(join(staticDir, path), file.body);
+  }
+  staticUrl = pathToFileURL(join(staticDir, 'index.html')).href;
+  [browser, mock] = await Promise.all([launchBrowser(), startMock({ port: 0 })]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), mock?.close()]);
+  if (staticDir) await rm(staticDir, { recursive: true, force: true });
+});
+
+interface Opened {
+  page: Page;
+  /** Requests to another origin (all blocked). */
+  external: string[];
+  errors: string[];
+}
+
+/** A page that may load `allowed` origins (and file:, data:, blob:) only; anything else is recorded and aborted. */
+async function open(url: string, allowed: string[] = []): Promise<Opened> {
+  const page = await browser.context.newPage();
+  const external: string[] = [];
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.route('**/*', (route) => {
+    const target = route.request().url();
+    if (/^(file|data|blob):/.test(target) || allowed.some((origin) => target.startsWith(`${origin}/`))) {
+      return route.continue();
+    }
+    external.push(target);
+    return route.abort();
+  });
+  await page.goto(url);
+  await page.waitForSelector('elements-api h1', { timeout: 20_000 });
+  return { page, external, errors };
+}
+
+const shownText = (page: Page) => page.locator('elements-api').innerText();
+
+/** Waits until the operation page of `summary` is the one shown. */
+async function waitForOperation(page: Page, summary: string): Promise<void> {
+  await page.waitForFunction(
+    (want) =>
+      [...document.querySelectorAll('elements-api h1')].some((h) => (h as HTMLElement).innerText.trim() === want),
+    summary,
+    { timeout: 10_000 },
+  );
+}
+
+/**
+ * The text of the response example panel (titled "Response Example", with a picker when there are
+ * several). Elements folds large examples behind a "Load examples" button: press it first.
+ */
+async function responseExample(page: Page): Promise<string> {
+  const panel = page.locator('.sl-panel__titlebar', { hasText: 'Response Example' }).first().locator('xpath=..');
+  const load = panel.locator('button[aria-label="load-example"]');
+  if (await load.count()) await load.click();
+  return panel
+    .locator('pre')
+    .first()
+    .innerText({ timeout: 5_000 })
+    .catch(() => '(no response example panel)');
+}
+
+/** A string value of the example (depth first), which the example panel must show. */
+function someString(value: Json): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object') {
+    for (const child of Object.values<Json>(value)) {
+      const found = someString(child);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Opens each operation of `version` (the spec inventory lists them) on the open page and lists what
+ * a reader would miss. The oracle is the spec inventory and the committed bundle, never the site.
+ */
+async function checkOperations(page: Page, version: (typeof VERSIONS)[number]): Promise<string[]> {
+  const bundle = loadBundle(version);
+  const expected = SPEC_OPERATIONS.filter((op) => op.versions.includes(version));
+  const problems: string[] = expected.length === 0 ? [`no operation of ${version} in the inventory`] : [];
+  for (const spec of expected) {
+    const { operation } = operationsOf(version).find((o) => o.operationId === spec.operationId) ?? {};
+    if (!operation) {
+      problems.push(`${spec.operationId}: not in the bundle`);
+      continue;
+    }
+    await page.evaluate((id) => {
+      location.hash = `#/operations/${id}`;
+    }, spec.operationId);
+    try {
+      await waitForOperation(page, operation.summary);
+    } catch {
+      problems.push(`${spec.operationId}: its page does not render`);
+      continue;
+    }
+    const text = await shownText(page);
+    const want = [
+      `${spec.method.toUpperCase()}`,
+      spec.path,
+      `Versions: ${spec.versions.join(', ')}`,
+      `Version header: ${HEADER}: ${version}`,
+      `Scopes: ${spec.scopes.join(' or ')}`,
+      `Changelog of version ${version}`,
+    ];
+    const [, response] = Object.entries<Json>(operation.responses).find(([code]) => /^2/.test(code)) ?? [];
+    const media = deref(bundle, response)?.content?.['application/json'] ?? {};
+    const names = Object.keys(media.examples ?? {});
+    if (names.length === 0) problems.push(`${spec.operationId}: no named response example in the bundle`);
+    const status = Object.keys(operation.responses).find((code) => /^2/.test(code));
+    if (names.length > 0) want.push(`${status}: ${names.join(', ')}`);
+    for (const fragment of want) {
+      if (!text.includes(fragment)) problems.push(`${spec.operationId}: "${fragment}" not shown`);
+    }
+    const first = names[0] ? deref(bundle, media.examples[names[0]]).value : undefined;
+    const probe = someString(first);
+    if (probe && !(await responseExample(page)).includes(JSON.stringify(probe))) {
+      problems.push(`${spec.operationId}: response example ${names[0]} not in its panel (${probe})`);
+    }
+    const tryIt = page.locator('.TryItPanel').first();
+    if (!(await tryIt.innerText()).includes(HEADER)) problems.push(`${spec.operationId}: try-it has no ${HEADER}`);
+    const token = tryIt.locator('input[aria-label="Token"]');
+    if ((await token.count()) === 0 || (await token.inputValue()) !== TOKEN) {
+      problems.push(`${spec.operationId}: try-it token is not pre-filled`);
+    }
+  }
+  return problems;
+}
+
+describe.each(VERSIONS)('static build (file://), version %s', (version) => {
+  it('renders every operation of the version with its versions, header, scopes, examples and changelog', {
+    timeout: 120_000,
+  }, async () => {
+    const { page, external, errors } = await open(`${staticUrl}?version=${version}`);
+    try {
+      expect(await page.inputValue('#docs-version')).toBe(version);
+      expect(await page.locator('.docs-bar').innerText()).toContain(`${HEADER}: ${version}`);
+      await page.screenshot({ path: join(ARTIFACTS, `overview-${version}.png`) });
+      expect(await checkOperations(page, version)).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(external).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('the operation checker', () => {
+  it('flags a missing operation, a missing scope and missing examples (a doctored bundle)', {
+    timeout: 120_000,
+  }, async () => {
+    const version = '2023-02-10';
+    const dir = await mkdtemp(join(tmpdir(), 'docs-doctored-'));
+    try {
+      for (const v of VERSIONS) {
+        const bundle = structuredClone(loadBundle(v));
+        if (v === version) {
+          delete bundle.paths['/stockrecords/{id}/'];
+          bundle.paths['/transactions/{id}/capture/'].post.security = [];
+          for (const media of Object.values<Json>(bundle.paths['/metadata/{id}/'].patch.responses['200'].content)) {
+            delete media.examples;
+            delete media.example;
+          }
+        }
+        await writeFile(join(dir, `${v}.json`), JSON.stringify(bundle));
+      }
+      const out = join(dir, 'site');
+      for (const [path, file] of await docsSite({
+        bundlesDir: dir,
+        changelogsDir: join(ROOT, 'openapi', 'changelogs'),
+      })) {
+        await mkdir(dirname(join(out, path)), { recursive: true });
+        await writeFile(join(out, path), file.body);
+      }
+      const { page } = await open(`${pathToFileURL(join(out, 'index.html')).href}?version=${version}`);
+      try {
+        const problems = await checkOperations(page, version);
+        const about = (id: string) => problems.filter((p) => p.startsWith(`${id}: `));
+        expect(about('getStockRecord')).toEqual(['getStockRecord: its page does not render']);
+        expect(about('captureTransaction')).toEqual([
+          'captureTransaction: "Scopes: transactions:write" not shown',
+          'captureTransaction: try-it token is not pre-filled',
+        ]);
+        expect(about('updateMetadataDefinition')).toEqual([
+          expect.stringMatching(/^updateMetadataDefinition: "200: \w+" not shown$/),
+          expect.stringMatching(/^updateMetadataDefinition: response example \w+ not in its panel/),
+        ]);
+        expect(problems).toHaveLength(5);
+      } finally {
+        await page.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('static build (file://)', () => {
+  it('the request guard records and blocks a request to another origin (control)', async () => {
+    const { page, external } = await open(staticUrl);
+    try {
+      const failed = await page.evaluate(() =>
+        fetch('https://cdn.example.com/font.woff2').then(
+          () => false,
+          () => true,
+        ),
+      );
+      expect(failed).toBe(true);
+      expect(external).toEqual(['https://cdn.example.com/font.woff2']);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('keeps Redoc-style deep links (#operation/<id>) working, picking a version that has the operation', async () => {
+    const { page, external } = await open(`${staticUrl}?version=2024-04-01#operation/getTicket`);
+    try {
+      await waitForOperation(page, loadBundle('unstable').paths['/tickets/{id}/'].get.summary);
+      expect(new URL(page.url()).searchParams.get('version')).toBe('unstable');
+      expect(new URL(page.url()).hash).toBe('#/operations/getTicket');
+      expect(external).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('switches versions: Subscription lines under 2023-02-10 carry a nested product', { timeout: 60_000 }, async () => {
+    const { page, external, errors } = await open(`${staticUrl}#/operations/listSubscriptions`);
+    try {
+      const summary = loadBundle('2024-04-01').paths['/subscriptions/'].get.summary;
+      await waitForOperation(page, summary);
+      expect(await page.inputValue('#docs-version')).toBe('2024-04-01');
+      const newer = await responseExample(page);
+      expect(newer).toContain('"product_title"');
+      expect(newer).not.toContain('"stockrecord"');
+      await page.screenshot({ path: join(ARTIFACTS, 'listSubscriptions-2024-04-01.png') });
+
+      await page.selectOption('#docs-version', '2023-02-10');
+      await page.waitForFunction(
+        (want) => (document.querySelector('elements-api') as HTMLElement).innerText.includes(want),
+        `${HEADER}: 2023-02-10`,
+      );
+      await waitForOperation(page, summary);
+      expect(new URL(page.url()).searchParams.get('version')).toBe('2023-02-10');
+      expect(new URL(page.url()).hash).toBe('#/operations/listSubscriptions');
+      const older = await responseExample(page);
+      expect(older).toMatch(/"product": \{/);
+      expect(older).toContain('"stockrecord"');
+      expect(older).toContain('"is_tax_known"');
+      expect(older).not.toContain('"product_title"');
+      await page.getByText('"stockrecord"').first().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(ARTIFACTS, 'listSubscriptions-2023-02-10.png') });
+
+      // unstable has no listSubscriptions: the switcher falls back to the overview.
+      await page.selectOption('#docs-version', 'unstable');
+      await page.waitForFunction(() => location.hash === '#/');
+      expect(errors).toEqual([]);
+      expect(external).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('sends try-it to the base URL the reader sets (the mock, through CORS)', async () => {
+    const { page, external } = await open(`${staticUrl}#/operations/getStore`, [mock.url]);
+    try {
+      await page.fill('#docs-base-url', mock.url);
+      await page.press('#docs-base-url', 'Enter');
+      await page.waitForSelector(`text=${mock.url.replace(/^http:\/\//, '')}`, { timeout: 10_000 });
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url() === `${mock.url}/store/`),
+        page.getByRole('button', { name: 'Send API Request' }).click(),
+      ]);
+      expect(response.status()).toBe(200);
+      await page.waitForSelector('text=200 OK');
+      expect(external).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('served by the mock at /docs', () => {
+  it('redirects /docs to /docs/', async () => {
+    const response = await fetch(`${mock.url}/docs`, { redirect: 'manual' });
+    expect(response.status).toBe(301);
+    expect(response.headers.get('location')).toBe('/docs/');
+  });
+
+  it('try-it calls the mock on the same origin with the version header and a token: 200, then a 422 naming the bad filter', {
+    timeout: 60_000,
+  }, async () => {
+    const { page, external, errors } = await open(`${mock.url}/docs/#/operations/listSubscriptions`, [mock.url]);
+    try {
+      await page.waitForSelector('text=Send API Request');
+      const send = () =>
+        Promise.all([
+          page.waitForResponse((r) => new URL(r.url()).pathname === '/subscriptions/'),
+          page.getByRole('button', { name: 'Send API Request' }).click(),
+        ]).then(([response]) => response);
+
+      const ok = await send();
+      expect(ok.url().startsWith(`${mock.url}/subscriptions/`)).toBe(true);
+      expect(ok.status()).toBe(200);
+      const headers = ok.request().headers();
+      expect(headers.authorization).toBe(TOKEN);
+      expect(headers[HEADER.toLowerCase()]).toBe('2024-04-01');
+      await page.waitForSelector('text=200 OK');
+      await page.screenshot({ path: join(ARTIFACTS, 'try-it-200.png') });
+
+      // Array filters take JSON in Elements' try-it: ["bogus"] is sent as status=bogus.
+      await page.locator('.TryItPanel input[aria-label="status"]').fill('["bogus"]');
+      const bad = await send();
+      expect(new URL(bad.url()).searchParams.getAll('status')).toEqual(['bogus']);
+      expect(bad.status()).toBe(422);
+      await page.waitForSelector('text=422 Unprocessable Entity');
+      const panel = await page.locator('.TryItPanel').first().locator('xpath=..').innerText();
+      expect(panel).toContain('query.status[0]');
+      await page.screenshot({ path: join(ARTIFACTS, 'try-it-422.png') });
+      expect(errors).toEqual([]);
+      expect(external).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
