@@ -12,7 +12,32 @@ export type * as V2024_04_01 from '../../generated/types/2024-04-01.ts';
 export type * as Unstable from '../../generated/types/unstable.ts';
 export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from '../contract/index.ts';
 export { type AdminClientOptions, createAdminClient } from './client.ts';
-export { AdminApiError, unwrap } from './errors.ts';
-export { cursorOf, type ItemOf, type ListPath, type PageOf, type Paginator, paginate } from './paginate.ts';
+export {
+  AdminApiError,
+  AdminClientError,
+  type AdminClientErrorCode,
+  type AdminClientErrorDetails,
+  unwrap,
+} from './errors.ts';
+export { MAX_REDIRECTS, MAX_RESPONSE_BYTES } from './guard.ts';
+export {
+  cursorOf,
+  type ItemOf,
+  type ListPath,
+  MAX_PAGES,
+  type PageOf,
+  type PaginateOptions,
+  type Paginator,
+  paginate,
+} from './paginate.ts';
 export { type RequestExtras, type RetryEvent, type RetryOptions, retryAfterMs } from './retry.ts';
-export type { AdminClient, AdminMethod, AdminPaths, AdminVersionPaths, ClientPaths, ResponseData } from './types.ts';
+export type {
+  AdminClient,
+  AdminMethod,
+  AdminPaths,
+  AdminVersionPaths,
+  CallOptions,
+  InitOf,
+  ResponseData,
+  Result,
+} from './types.ts';

@@ -12,8 +12,6 @@
  *   current browsers, Node 20.3+, Deno, Bun). The caller's `signal` aborts at any time, waits
  *   included, with the signal's reason.
  */
-import { requestOf } from './errors.ts';
-
 export interface RetryOptions {
   /** Attempts in total, the first one included (default 3; 1 turns retries off). */
   attempts: number;
@@ -50,6 +48,11 @@ export interface RequestExtras {
   retry?: Partial<RetryOptions> | false;
   /** Deadline of the whole call in ms, retries included (no deadline by default). */
   timeout?: number;
+  /**
+   * Largest response body the client reads, in bytes (default 50 MiB); a larger one rejects the
+   * call with an AdminClientError `too-large` instead of being read whole.
+   */
+  maxResponseBytes?: number;
 }
 
 export const DEFAULT_RETRY: RetryOptions = {
@@ -92,14 +95,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-type Fetch = (request: Request) => Promise<Response>;
+export type Fetch = (request: Request) => Promise<Response>;
+/** A fetch taking the options of one call (over the client's). */
+export type Send = (request: Request, extras?: RequestExtras) => Promise<Response>;
 
-/** Wraps `fetch` with the client's retry and timeout defaults; each request may override them. */
-export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Fetch {
+const NO_EXTRAS: RequestExtras = {};
+
+/** Wraps `fetch` with the client's retry and timeout defaults; each call may override them. */
+export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Send {
   const base = { ...DEFAULT_RETRY, ...(defaults.retry || undefined) };
-  return async (request) => {
-    // Options of the call (openapi-fetch copies unknown init keys onto the Request) over the client's.
-    const { retry, timeout = defaults.timeout } = request as Request & RequestExtras;
+  return async (request, extras) => {
+    const { retry, timeout = defaults.timeout } = extras ?? NO_EXTRAS;
     const options = retry ? { ...base, ...retry } : base;
     const enabled = retry ?? defaults.retry ?? true;
     const attempts =
@@ -122,7 +128,6 @@ export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Fetch {
       }
       let delay: number | undefined;
       if (response) {
-        if (!response.ok) requestOf.set(response, request); // for AdminApiError
         if (last || !options.statuses.includes(response.status)) return response;
         delay = retryAfterMs(response.headers.get('Retry-After'));
         if ((delay ?? 0) > options.maxRetryAfter) return response;
