@@ -88,10 +88,15 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
     Method,
     OpenapiCall
   > & { use(...m: Middleware[]): void; eject(...m: Middleware[]): void };
-  const fixed = typeof token === 'string' ? `Bearer ${token}` : undefined;
-  // The client's headers of a call, per version (a fixed token: one object per version, reused).
-  const fixedHeaders: Partial<Record<ApiVersion, Record<string, string>>> = {};
   const ownHeaders = (version: ApiVersion, bearer: string) => ({ [VERSION_HEADER]: version, Authorization: bearer });
+  // The client's headers of a call; with a fixed token, one object per version, reused.
+  const fixedHeaders =
+    typeof token === 'string'
+      ? (Object.fromEntries(VERSIONS.map((version) => [version, ownHeaders(version, `Bearer ${token}`)])) as Record<
+          ApiVersion,
+          Record<string, string>
+        >)
+      : undefined;
 
   const request = (name: Method, path: string, init: Init | undefined, own: Record<string, string>) => {
     const { params, body, headers: given, signal, middleware, retry, timeout, maxResponseBytes: max } = init ?? {};
@@ -134,7 +139,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
       } catch (error) {
         return Promise.reject(error);
       }
-      if (fixed) return request(name, path, init, (fixedHeaders[version] ??= ownHeaders(version, fixed)));
+      if (fixedHeaders) return request(name, path, init, fixedHeaders[version]);
       return (async () => {
         const bearer = await (token as () => string | Promise<string>)();
         if (typeof bearer !== 'string' || !bearer.trim()) {
