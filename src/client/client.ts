@@ -88,7 +88,10 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
     Method,
     OpenapiCall
   > & { use(...m: Middleware[]): void; eject(...m: Middleware[]): void };
-  const ownHeaders = (version: ApiVersion, bearer: string) => ({ [VERSION_HEADER]: version, Authorization: bearer });
+  const ownHeaders = (version: ApiVersion, bearer: string): Record<string, string> => ({
+    [VERSION_HEADER]: version,
+    Authorization: bearer,
+  });
   // The client's headers of a call; with a fixed token, one object per version, reused.
   const fixedHeaders =
     typeof token === 'string'
