@@ -12,8 +12,8 @@
 import createClient, { type HeadersOptions, type Middleware } from 'openapi-fetch';
 import { type ApiVersion, VERSION_HEADER, VERSIONS, versionOf } from '../contract/index.ts';
 import { AdminClientError } from './errors.ts';
-import { checkedResponse, invalidJson, MAX_RESPONSE_BYTES, redirectSafe } from './guard.ts';
-import { type RequestExtras, retryingFetch } from './retry.ts';
+import { invalidJson } from './guard.ts';
+import { type CallState, type RequestExtras, retryingFetch } from './retry.ts';
 import type { AdminClient, AdminPaths, CallOptions } from './types.ts';
 
 export interface AdminClientOptions extends RequestExtras {
@@ -56,23 +56,17 @@ function segmentOf(value: unknown): string | { refused: string } {
 }
 
 export function createAdminClient(options: AdminClientOptions): AdminClient<AdminPaths> {
-  const {
-    baseUrl,
-    token,
-    headers,
-    retry,
-    timeout,
-    maxResponseBytes = MAX_RESPONSE_BYTES,
-  } = options ?? ({} as AdminClientOptions);
+  const { baseUrl, token, headers, retry, timeout, maxResponseBytes } = options ?? ({} as AdminClientOptions);
   if (typeof baseUrl !== 'string' || !baseUrl.trim()) {
     throw new TypeError('createAdminClient: `baseUrl` is required (the store admin API root URL)');
   }
   if (typeof token === 'string' ? !token.trim() : typeof token !== 'function') {
     throw new TypeError('createAdminClient: `token` is required (an access token, or a function returning one)');
   }
-  const send = retryingFetch(redirectSafe(options.fetch ?? ((request: Request) => globalThis.fetch(request))), {
+  const send = retryingFetch(options.fetch ?? ((request: Request) => globalThis.fetch(request)), {
     retry,
     timeout,
+    maxResponseBytes,
   });
   // openapi-fetch joins the baseUrl (without its trailing slash) and the path, then serializes the
   // path parameters of the path part only: a `{` in the baseUrl stays as it is.
@@ -102,14 +96,9 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
       : undefined;
 
   const request = (name: Method, path: string, init: Init | undefined, own: Record<string, string>) => {
-    const { params, body, headers: given, signal, middleware, retry, timeout, maxResponseBytes: max } = init ?? {};
-    const extras = retry === undefined && timeout === undefined ? undefined : { retry, timeout };
-    let last: [Response, Request] | undefined;
-    const fetch = async (request: Request) => {
-      const response = checkedResponse(await send(request, extras), request, max ?? maxResponseBytes);
-      last = [response, request];
-      return response;
-    };
+    const { params, body, headers: given, signal, middleware, retry, timeout, maxResponseBytes } = init ?? {};
+    const call: CallState = { retry, timeout, maxResponseBytes };
+    const fetch = (request: Request) => send(request, call);
     const merged =
       given === undefined
         ? own
@@ -117,7 +106,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
           ? Object.assign(Object.fromEntries(new Headers(given as HeadersInit)), own)
           : { ...given, ...own };
     return api[name](path, { params, body, signal, middleware, headers: merged, fetch }).catch((error: unknown) => {
-      throw error instanceof SyntaxError && last ? invalidJson(...last) : error;
+      throw error instanceof SyntaxError && call.last ? invalidJson(...call.last) : error;
     });
   };
 

@@ -15,41 +15,37 @@ const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
 /**
- * One attempt of `fetch` with redirects handled by the client (openapi-fetch's requests carry
- * `redirect: 'manual'`): a same-origin redirect of a GET or HEAD is followed, at most
- * MAX_REDIRECTS times; any other (another origin, another method, a browser's hidden
- * `opaqueredirect`) rejects with an AdminClientError `redirect`, and nothing is sent to its target.
+ * The redirect `response` of `request` (openapi-fetch's requests carry `redirect: 'manual'`): a
+ * same-origin redirect of a GET or HEAD is followed, at most MAX_REDIRECTS times; any other
+ * (another origin, another method, a browser's hidden `opaqueredirect`) rejects with an
+ * AdminClientError `redirect`, and nothing is sent to its target. Other statuses pass as they are.
  */
-export function redirectSafe(fetch: Fetch): Fetch {
-  return async (request) => {
-    if (request.redirect !== 'manual') request = new Request(request, { redirect: 'manual' });
-    let response = await fetch(request);
-    for (let hop = 1; response.type === 'opaqueredirect' || REDIRECT_STATUSES.includes(response.status); hop++) {
-      const location = response.headers.get('Location') ?? '';
-      if (response.type !== 'opaqueredirect' && !location) return response;
-      await response.body?.cancel();
-      let target: URL | undefined;
-      try {
-        target = new URL(location, request.url);
-      } catch {}
-      const safe = request.method === 'GET' || request.method === 'HEAD';
-      if (!target || !safe || target.origin !== new URL(request.url).origin || hop > MAX_REDIRECTS) {
-        throw new AdminClientError(
-          'redirect',
-          `${request.method} ${request.url}: not following the ${response.status || 'hidden'} redirect to ${location || '(hidden)'} (only same-origin GET and HEAD redirects are followed, at most ${MAX_REDIRECTS})`,
-          { method: request.method, url: request.url, status: response.status, location },
-        );
-      }
-      request = new Request(target, {
-        method: request.method,
-        headers: request.headers,
-        signal: request.signal,
-        redirect: 'manual',
-      });
-      response = await fetch(request);
+export async function followRedirects(fetch: Fetch, request: Request, response: Response): Promise<Response> {
+  for (let hop = 1; response.type === 'opaqueredirect' || REDIRECT_STATUSES.includes(response.status); hop++) {
+    const location = response.headers.get('Location') ?? '';
+    if (response.type !== 'opaqueredirect' && !location) break;
+    await response.body?.cancel();
+    let target: URL | undefined;
+    try {
+      target = new URL(location, request.url);
+    } catch {}
+    const safe = request.method === 'GET' || request.method === 'HEAD';
+    if (!target || !safe || target.origin !== new URL(request.url).origin || hop > MAX_REDIRECTS) {
+      throw new AdminClientError(
+        'redirect',
+        `${request.method} ${request.url}: not following the ${response.status || 'hidden'} redirect to ${location || '(hidden)'} (only same-origin GET and HEAD redirects are followed, at most ${MAX_REDIRECTS})`,
+        { method: request.method, url: request.url, status: response.status, location },
+      );
     }
-    return response;
-  };
+    request = new Request(target, {
+      method: request.method,
+      headers: request.headers,
+      signal: request.signal,
+      redirect: 'manual',
+    });
+    response = await fetch(request);
+  }
+  return response;
 }
 
 /**
