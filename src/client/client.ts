@@ -12,7 +12,7 @@
 import createClient, { type HeadersOptions, type Middleware } from 'openapi-fetch';
 import { type ApiVersion, VERSION_HEADER, VERSIONS, versionOf } from '../contract/index.ts';
 import { AdminClientError } from './errors.ts';
-import { invalidJson } from './guard.ts';
+import { responseError } from './guard.ts';
 import { type CallState, type RequestExtras, retryingFetch } from './retry.ts';
 import type { AdminClient, AdminPaths, CallOptions } from './types.ts';
 
@@ -58,10 +58,10 @@ function segmentOf(value: unknown): string | { refused: string } {
 export function createAdminClient(options: AdminClientOptions): AdminClient<AdminPaths> {
   const { baseUrl, token, headers, retry, timeout, maxResponseBytes } = options ?? ({} as AdminClientOptions);
   if (typeof baseUrl !== 'string' || !baseUrl.trim()) {
-    throw new TypeError('createAdminClient: `baseUrl` is required (the store admin API root URL)');
+    throw new TypeError('createAdminClient: `baseUrl` is required');
   }
   if (typeof token === 'string' ? !token.trim() : typeof token !== 'function') {
-    throw new TypeError('createAdminClient: `token` is required (an access token, or a function returning one)');
+    throw new TypeError('createAdminClient: `token` is required (a string or a function)');
   }
   const send = retryingFetch(options.fetch ?? ((request: Request) => globalThis.fetch(request)), {
     retry,
@@ -76,7 +76,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
     url.slice(root.length).replace(PATH_PARAM, (_, name: string) => {
       const segment = segmentOf(values[name]);
       if (typeof segment === 'string') return segment;
-      throw new TypeError(`path parameter \`${name}\` is ${segment.refused}`); // checked in `call` before
+      throw new TypeError(name); // unreachable: `method` checks every path parameter first
     });
   const api = createClient<object>({ baseUrl, headers, redirect: 'manual', pathSerializer }) as unknown as Record<
     Method,
@@ -106,7 +106,10 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
           ? Object.assign(Object.fromEntries(new Headers(given as HeadersInit)), own)
           : { ...given, ...own };
     return api[name](path, { params, body, signal, middleware, headers: merged, fetch }).catch((error: unknown) => {
-      throw error instanceof SyntaxError && call.last ? invalidJson(...call.last) : error;
+      const last = call.last;
+      throw error instanceof SyntaxError && last
+        ? responseError('not-json', 'response is not valid JSON', last[1], last[0])
+        : error;
     });
   };
 

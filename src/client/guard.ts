@@ -3,7 +3,7 @@
  * nor one that would re-send a body, and it reads no success body that is not JSON and no body
  * above `maxResponseBytes`. Only web platform APIs (Request, Response, URL, TransformStream).
  */
-import { AdminClientError, requestOf } from './errors.ts';
+import { AdminClientError, type AdminClientErrorCode, requestOf } from './errors.ts';
 import type { Fetch } from './retry.ts';
 
 /** Default of `maxResponseBytes`: 50 MiB. */
@@ -12,7 +12,26 @@ export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
 export const MAX_REDIRECTS = 5;
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
-const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/** The AdminClientError about `response` (of `request`): `the <status> <what>`. */
+export function responseError(
+  code: AdminClientErrorCode,
+  what: string,
+  request: Request,
+  response: Response,
+  details?: { limit?: number; location?: string },
+): AdminClientError {
+  const { method, url } = request;
+  const { status } = response;
+  const contentType = response.headers.get('Content-Type') ?? '';
+  return new AdminClientError(code, `${method} ${url}: the ${status || 'hidden'} ${what}`, {
+    method,
+    url,
+    status,
+    contentType,
+    ...details,
+  });
+}
 
 /**
  * The redirect `response` of `request` (openapi-fetch's requests carry `redirect: 'manual'`): a
@@ -23,26 +42,27 @@ const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 export async function followRedirects(fetch: Fetch, request: Request, response: Response): Promise<Response> {
   for (let hop = 1; response.type === 'opaqueredirect' || REDIRECT_STATUSES.includes(response.status); hop++) {
     const location = response.headers.get('Location') ?? '';
-    if (response.type !== 'opaqueredirect' && !location) break;
+    if (response.status && !location) break;
     await response.body?.cancel();
     let target: URL | undefined;
     try {
       target = new URL(location, request.url);
     } catch {}
-    const safe = request.method === 'GET' || request.method === 'HEAD';
-    if (!target || !safe || target.origin !== new URL(request.url).origin || hop > MAX_REDIRECTS) {
-      throw new AdminClientError(
+    const { method } = request;
+    if (
+      !(method === 'GET' || method === 'HEAD') ||
+      target?.origin !== new URL(request.url).origin ||
+      hop > MAX_REDIRECTS
+    ) {
+      throw responseError(
         'redirect',
-        `${request.method} ${request.url}: not following the ${response.status || 'hidden'} redirect to ${location || '(hidden)'} (only same-origin GET and HEAD redirects are followed, at most ${MAX_REDIRECTS})`,
-        { method: request.method, url: request.url, status: response.status, location },
+        `redirect to ${location || '(hidden)'} is not followed (same-origin GET and HEAD only, ${MAX_REDIRECTS} at most)`,
+        request,
+        response,
+        { location },
       );
     }
-    request = new Request(target, {
-      method: request.method,
-      headers: request.headers,
-      signal: request.signal,
-      redirect: 'manual',
-    });
+    request = new Request(target, { method, headers: request.headers, signal: request.signal, redirect: 'manual' });
     response = await fetch(request);
   }
   return response;
@@ -54,50 +74,33 @@ export async function followRedirects(fetch: Fetch, request: Request, response: 
  * `Content-Length` when it is not encoded, else counted while it is read).
  */
 export function checkedResponse(response: Response, request: Request, max: number): Response {
-  const meta = { method: request.method, url: request.url };
-  if (!response.ok) requestOf.set(response, meta); // for AdminApiError
   const { body, headers, status } = response;
-  if (body === null) return response;
-  const contentType = headers.get('Content-Type') ?? '';
+  const type = headers.get('Content-Type');
   const length = headers.get('Content-Length');
-  const refuse = (code: 'not-json' | 'too-large', message: string) => {
-    void body.cancel().catch(() => {});
-    return new AdminClientError(code, `${meta.method} ${meta.url}: ${message}`, {
-      ...meta,
-      status,
-      contentType,
-      ...(code === 'too-large' ? { limit: max } : {}),
-    });
+  const refuse = (code: AdminClientErrorCode, what: string, details?: { limit: number }) => {
+    body?.cancel().catch(() => {});
+    return responseError(code, what, request, response, details);
   };
-  if (response.ok && length !== '0' && contentType && !JSON_TYPE.test(contentType)) {
-    throw refuse('not-json', `the ${status} response is not JSON (Content-Type ${contentType})`);
+  const tooLarge = () => refuse('too-large', `response is larger than maxResponseBytes (${max})`, { limit: max });
+  if (body === null) {
+    // no body (204, HEAD…): nothing to read
+  } else if (response.ok && length !== '0' && type && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+    throw refuse('not-json', `response is not JSON (${type})`);
+  } else if (length !== null && !headers.has('Content-Encoding')) {
+    if (Number(length) > max) throw tooLarge();
+  } else {
+    let read = 0;
+    const counted = body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          read += chunk.byteLength;
+          if (read > max) controller.error(tooLarge());
+          else controller.enqueue(chunk);
+        },
+      }),
+    );
+    response = new Response(counted, { status, statusText: response.statusText, headers });
   }
-  const tooLarge = `the ${status} response is larger than maxResponseBytes (${max} bytes)`;
-  if (length !== null && !headers.has('Content-Encoding')) {
-    if (Number(length) > max) throw refuse('too-large', tooLarge);
-    return response;
-  }
-  let read = 0;
-  const counted = body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        read += chunk.byteLength;
-        if (read > max) controller.error(refuse('too-large', tooLarge));
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  const limited = new Response(counted, { status, statusText: response.statusText, headers });
-  if (!limited.ok) requestOf.set(limited, meta);
-  return limited;
-}
-
-/** The AdminClientError of a success body that claimed to be JSON but did not parse. */
-export function invalidJson(response: Response, request: Request): AdminClientError {
-  const contentType = response.headers.get('Content-Type') ?? '';
-  return new AdminClientError(
-    'not-json',
-    `${request.method} ${request.url}: the ${response.status} response is not valid JSON (Content-Type ${contentType || 'none'})`,
-    { method: request.method, url: request.url, status: response.status, contentType },
-  );
+  if (!response.ok) requestOf.set(response, { method: request.method, url: request.url }); // for AdminApiError
+  return response;
 }

@@ -19,7 +19,7 @@ export {
   type AdminClientErrorDetails,
   unwrap,
 } from './errors.ts';
-export { MAX_REDIRECTS, MAX_RESPONSE_BYTES } from './guard.ts';
+export { MAX_RESPONSE_BYTES } from './guard.ts';
 export {
   cursorOf,
   type ItemOf,
