@@ -46,7 +46,7 @@ export async function followRedirects(fetch: Fetch, request: Request, response: 
     await response.body?.cancel();
     let target: URL | undefined;
     try {
-      target = new URL(location, request.url);
+      if (location) target = new URL(location, request.url); // none: a browser's opaque redirect
     } catch {}
     const { method } = request;
     if (

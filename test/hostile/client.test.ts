@@ -184,6 +184,24 @@ describe('redirects', () => {
     expect(error).toMatchObject({ code: 'redirect', status: 307 });
   });
 
+  it('refuses a browser’s opaque redirect (status 0, no Location), sending nothing more', async () => {
+    const requests: string[] = [];
+    const c = client({
+      fetch: async (request: Request) => {
+        requests.push(request.url);
+        // What a browser's fetch returns for `redirect: 'manual'`; Node's Response cannot be built so.
+        return Object.defineProperties(new Response(null), {
+          type: { value: 'opaqueredirect' },
+          status: { value: 0 },
+        });
+      },
+    });
+    const error = await rejection(() => c.GET('/store/'));
+    expect(error).toBeInstanceOf(AdminClientError);
+    expect(error).toMatchObject({ code: 'redirect', status: 0, location: '' });
+    expect(requests).toEqual([`${api.url}/api/admin/store/`]);
+  });
+
   it('cannot be told to follow by the custom fetch either: it gets manual-redirect requests', async () => {
     redirect(302, () => `${other.url}/steal/`);
     const modes: string[] = [];
