@@ -7,6 +7,7 @@
  *   const old = client.withVersion('2023-02-10');
  */
 
+export type { Middleware } from 'openapi-fetch';
 export type * as V2023_02_10 from '../../generated/types/2023-02-10.ts';
 export type * as V2024_04_01 from '../../generated/types/2024-04-01.ts';
 export type * as Unstable from '../../generated/types/unstable.ts';
