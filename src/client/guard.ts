@@ -75,32 +75,44 @@ export async function followRedirects(fetch: Fetch, request: Request, response: 
  */
 export function checkedResponse(response: Response, request: Request, max: number): Response {
   const { body, headers, status } = response;
-  const type = headers.get('Content-Type');
-  const length = headers.get('Content-Length');
-  const refuse = (code: AdminClientErrorCode, what: string, details?: { limit: number }) => {
-    body?.cancel().catch(() => {});
-    return responseError(code, what, request, response, details);
-  };
-  const tooLarge = () => refuse('too-large', `response is larger than maxResponseBytes (${max})`, { limit: max });
-  if (body === null) {
-    // no body (204, HEAD…): nothing to read
-  } else if (response.ok && length !== '0' && type && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
-    throw refuse('not-json', `response is not JSON (${type})`);
-  } else if (length !== null && !headers.has('Content-Encoding')) {
-    if (Number(length) > max) throw tooLarge();
-  } else {
-    let read = 0;
-    const counted = body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          read += chunk.byteLength;
-          if (read > max) controller.error(tooLarge());
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    response = new Response(counted, { status, statusText: response.statusText, headers });
+  if (body !== null) {
+    const type = headers.get('Content-Type');
+    const length = headers.get('Content-Length');
+    if (response.ok && length !== '0' && type && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+      throw refuse(response, request, 'not-json', `response is not JSON (${type})`);
+    }
+    if (length === null || headers.has('Content-Encoding')) {
+      // Unknown size, or the size on the wire only: count the bytes as they are read (decoded).
+      let read = 0;
+      const counted = body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            read += chunk.byteLength;
+            if (read > max) controller.error(tooLarge(response, request, max));
+            else controller.enqueue(chunk);
+          },
+        }),
+      );
+      response = new Response(counted, { status, statusText: response.statusText, headers });
+    } else if (Number(length) > max) {
+      throw tooLarge(response, request, max);
+    }
   }
   if (!response.ok) requestOf.set(response, { method: request.method, url: request.url }); // for AdminApiError
   return response;
 }
+
+/** The error of a response the client does not read; its body is cancelled. */
+function refuse(
+  response: Response,
+  request: Request,
+  code: AdminClientErrorCode,
+  what: string,
+  details?: { limit: number },
+): AdminClientError {
+  response.body?.cancel().catch(() => {});
+  return responseError(code, what, request, response, details);
+}
+
+const tooLarge = (response: Response, request: Request, max: number) =>
+  refuse(response, request, 'too-large', `response is larger than maxResponseBytes (${max})`, { limit: max });
