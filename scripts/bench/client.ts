@@ -275,6 +275,8 @@ async function typeCost() {
     }
   }
   const [base, helpers, every] = best as [TypeCost, TypeCost, TypeCost];
+  const text = (cost: TypeCost) =>
+    `check ${cost.seconds.toFixed(2)} s, ${cost.instantiations.toLocaleString('en')} instantiations, ${cost.types.toLocaleString('en')} types`;
   const extra = helpers.seconds - base.seconds;
   rows.push(
     { part: 'type cost', measure: 'consumer creating a client only', value: text(base), target: '' },
