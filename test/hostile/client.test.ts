@@ -329,6 +329,23 @@ describe('pagination', () => {
     expect(api.requests.map((r) => r.path)).toEqual(Array(5).fill('/api/admin/subscriptions/'));
   });
 
+  it('sends a hostile cursor as one encoded query value, on the same path', async () => {
+    const cursor = 'a&status=all#/../../users/?x=';
+    api.handle((request, response) =>
+      json(response, 200, {
+        next: request.query.get('cursor') ? null : `${other.url}/x/?cursor=${encodeURIComponent(cursor)}`,
+        results: [],
+      }),
+    );
+    for await (const _ of paginate(client(), '/subscriptions/').pages()) {
+    }
+    expect(api.requests.map((r) => r.url)).toEqual([
+      '/api/admin/subscriptions/',
+      `/api/admin/subscriptions/?cursor=${encodeURIComponent(cursor)}`,
+    ]);
+    expect(api.requests[1]?.query.get('cursor')).toBe(cursor);
+  });
+
   it('stops at 1000 pages by default', async () => {
     let pages = 0;
     const canned = createAdminClient({
