@@ -1,105 +1,147 @@
 /**
- * createAdminClient: the typed client, a thin layer over openapi-fetch. Each call goes through two
- * steps of the client's own:
- *   1. before anything is built, the call is checked (the operation must be served by the client's
- *      version, or have a default version; no path parameter may be empty) and handed to the
- *      openapi-fetch client of its version;
- *   2. just before sending, `Authorization` and the version header are set on the Request.
- * Step 2 runs inside the fetch given to openapi-fetch: with no middleware registered, openapi-fetch
- * skips its middleware steps, which were most of this layer's own per-request cost (see
- * scripts/bench/client.ts). Middleware must see the final headers, so a call that has any (added
- * with `use`, or the call's own `middleware`) goes to a second openapi-fetch client of the same
- * version, where step 2 is the first middleware. Both share one fetch (retries, timeout).
+ * createAdminClient: the typed client, a thin layer over openapi-fetch that uses its public API
+ * only (createClient with `baseUrl`, `headers`, `redirect`, `pathSerializer`; each call's
+ * `params`, `body`, `headers`, `signal`, `middleware` and `fetch`; `use`/`eject`). Each call:
+ *   1. is checked before anything is built: the operation must be served by the client's version
+ *      (or have a default version) and every path parameter must be a value that cannot change
+ *      the path (see `segmentOf`); a token function is awaited, once per call;
+ *   2. goes to the one openapi-fetch client with the version header and `Authorization` as the
+ *      call's headers (so middleware sees the final headers), and with a fetch of the call's own:
+ *      the client's retries, timeout, redirect rule and response checks, with the call's options.
  */
-import createClient, { type Client, type HeadersOptions, type Middleware } from 'openapi-fetch';
+import createClient, { type HeadersOptions, type Middleware } from 'openapi-fetch';
 import { type ApiVersion, VERSION_HEADER, VERSIONS, versionOf } from '../contract/index.ts';
-import { type RequestExtras, retryingFetch } from './retry.ts';
-import type { AdminClient, AdminPaths } from './types.ts';
+import { AdminClientError } from './errors.ts';
+import { responseError } from './guard.ts';
+import { type CallState, type RequestExtras, retryingFetch } from './retry.ts';
+import type { AdminClient, AdminPaths, CallOptions } from './types.ts';
 
 export interface AdminClientOptions extends RequestExtras {
   /** The store's admin API root, e.g. `https://shop.example.com/api/admin`. */
   baseUrl: string;
-  /** The OAuth 2.0 access token, or a function returning it, called for every request (rotation). */
+  /** The OAuth 2.0 access token, or a function returning it, called once per call (rotation). */
   token: string | (() => string | Promise<string>);
-  /** A fetch to use instead of `globalThis.fetch`. */
+  /** A fetch to use instead of `globalThis.fetch`; it is called with a Request. */
   fetch?: (request: Request) => Promise<Response>;
   /** Headers sent with every request (`Authorization` and the version header are the client's). */
   headers?: HeadersOptions;
 }
 
 type Method = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH';
-type Call = (path: string, init?: { params?: { path?: Record<string, unknown> }; middleware?: unknown[] }) => unknown;
+type Init = CallOptions & { params?: { path?: Record<string, unknown> } & Record<string, unknown>; body?: unknown };
+type Call = (path: string, init?: Init) => Promise<unknown>;
+type OpenapiCall = (path: string, init: object) => Promise<unknown>;
 
 const METHODS: Method[] = ['GET', 'PUT', 'POST', 'DELETE', 'PATCH'];
 const PATH_PARAM = /\{([^{}]+)\}/g;
 
+/**
+ * A path parameter as one encoded path segment, or why it is refused: only strings, finite numbers
+ * and bigints; not empty or blank; not `.` or `..` (dot segments, which URL parsing resolves even
+ * percent-encoded); every other character is percent-encoded (`/`, `?`, `#`, `%`…).
+ */
+function segmentOf(value: unknown): string | { refused: string } {
+  const kind = typeof value;
+  if (!(kind === 'string' || kind === 'bigint' || (kind === 'number' && Number.isFinite(value)))) {
+    return { refused: value === undefined || value === null ? 'empty' : `not a string or number (${String(value)})` };
+  }
+  const text = String(value);
+  if (!text.trim()) return { refused: 'empty' };
+  if (text === '.' || text === '..') return { refused: `"${text}", a dot segment that would change the path` };
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return { refused: 'not valid Unicode' };
+  }
+}
+
 export function createAdminClient(options: AdminClientOptions): AdminClient<AdminPaths> {
-  const { baseUrl, token, headers, retry, timeout } = options ?? ({} as AdminClientOptions);
+  const { baseUrl, token, headers, retry, timeout, maxResponseBytes } = options ?? ({} as AdminClientOptions);
   if (typeof baseUrl !== 'string' || !baseUrl.trim()) {
-    throw new TypeError('createAdminClient: `baseUrl` is required (the store admin API root URL)');
+    throw new TypeError('createAdminClient: `baseUrl` is required');
   }
   if (typeof token === 'string' ? !token.trim() : typeof token !== 'function') {
-    throw new TypeError('createAdminClient: `token` is required (an access token, or a function returning one)');
+    throw new TypeError('createAdminClient: `token` is required (a string or a function)');
   }
-  const send = retryingFetch(options.fetch ?? ((request: Request) => globalThis.fetch(request)), { retry, timeout });
-  const fixedBearer = typeof token === 'string' ? `Bearer ${token}` : undefined;
-  let middleware: Middleware[] = [];
-  // The openapi-fetch clients, by version: without middleware (`direct`) and with (`layered`).
-  const direct = new Map<ApiVersion, Client<object>>();
-  const layered = new Map<ApiVersion, Client<object>>();
+  const send = retryingFetch(options.fetch ?? ((request: Request) => globalThis.fetch(request)), {
+    retry,
+    timeout,
+    maxResponseBytes,
+  });
+  // openapi-fetch joins the baseUrl (without its trailing slash) and the path, then serializes the
+  // path parameters of the path part only: a `{` in the baseUrl stays as it is.
+  const root = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
+  const pathSerializer = (url: string, values: Record<string, unknown>) =>
+    root +
+    url.slice(root.length).replace(PATH_PARAM, (_, name: string) => {
+      const segment = segmentOf(values[name]);
+      if (typeof segment === 'string') return segment;
+      throw new TypeError(name); // unreachable: `method` checks every path parameter first
+    });
+  const api = createClient<object>({ baseUrl, headers, redirect: 'manual', pathSerializer }) as unknown as Record<
+    Method,
+    OpenapiCall
+  > & { use(...m: Middleware[]): void; eject(...m: Middleware[]): void };
+  const ownHeaders = (version: ApiVersion, bearer: string): Record<string, string> => ({
+    [VERSION_HEADER]: version,
+    Authorization: bearer,
+  });
+  // The client's headers of a call; with a fixed token, one object per version, reused.
+  const fixedHeaders =
+    typeof token === 'string'
+      ? (Object.fromEntries(VERSIONS.map((version) => [version, ownHeaders(version, `Bearer ${token}`)])) as Record<
+          ApiVersion,
+          Record<string, string>
+        >)
+      : undefined;
 
-  /** Step 2: the version header, and the token (a token function is awaited, once per call). */
-  const authorize = (request: Request, version: ApiVersion): Promise<void> | undefined => {
-    request.headers.set(VERSION_HEADER, version);
-    if (fixedBearer) return void request.headers.set('Authorization', fixedBearer);
-    return (async () => {
-      const bearer = await (token as () => string | Promise<string>)();
-      if (typeof bearer !== 'string' || !bearer.trim()) {
-        throw new TypeError(`${request.method} ${request.url}: the token function returned no token`);
-      }
-      request.headers.set('Authorization', `Bearer ${bearer}`);
-    })();
+  const request = (name: Method, path: string, init: Init | undefined, own: Record<string, string>) => {
+    const { params, body, headers: given, signal, middleware, retry, timeout, maxResponseBytes } = init ?? {};
+    const call: CallState = { retry, timeout, maxResponseBytes };
+    const fetch = (request: Request) => send(request, call);
+    const merged =
+      given === undefined
+        ? own
+        : given instanceof Headers || Array.isArray(given)
+          ? Object.assign(Object.fromEntries(new Headers(given as HeadersInit)), own)
+          : { ...given, ...own };
+    return api[name](path, { params, body, signal, middleware, headers: merged, fetch }).catch((error: unknown) => {
+      const last = call.last;
+      throw error instanceof SyntaxError && last
+        ? responseError('not-json', 'response is not valid JSON', last[1], last[0])
+        : error;
+    });
   };
 
-  const openapiClient = (version: ApiVersion, withMiddleware: boolean): Client<object> => {
-    const cache = withMiddleware ? layered : direct;
-    let client = cache.get(version);
-    if (!client) {
-      if (withMiddleware) {
-        client = createClient<object>({ baseUrl, headers, fetch: send });
-        client.use({ onRequest: ({ request }) => authorize(request, version) }, ...middleware);
-      } else {
-        const fetch = (request: Request) => {
-          const pending = authorize(request, version);
-          return pending ? pending.then(() => send(request)) : send(request);
-        };
-        client = createClient<object>({ baseUrl, headers, fetch });
-      }
-      cache.set(version, client);
-    }
-    return client;
-  };
-
-  /** Step 1, then the openapi-fetch call. A refusal rejects, as a failed request would. */
   const method =
     (name: Method, clientVersion: ApiVersion | undefined): Call =>
     (path, init) => {
-      let target: Client<object>;
+      let version: ApiVersion;
       try {
-        const version = versionOf(name, path, clientVersion);
+        version = versionOf(name, path, clientVersion);
         if (path.includes('{')) {
           for (const [, param = ''] of path.matchAll(PATH_PARAM)) {
-            const given = init?.params?.path?.[param];
-            if (given === undefined || given === null || String(given).trim() === '') {
-              throw new TypeError(`${name} ${path}: path parameter \`${param}\` is empty`);
+            const segment = segmentOf(init?.params?.path?.[param]);
+            if (typeof segment !== 'string') {
+              throw new AdminClientError(
+                'path-parameter',
+                `${name} ${path}: path parameter \`${param}\` is ${segment.refused}; nothing was sent`,
+                { method: name, url: path },
+              );
             }
           }
         }
-        target = openapiClient(version, middleware.length > 0 || (init?.middleware?.length ?? 0) > 0);
       } catch (error) {
         return Promise.reject(error);
       }
-      return (target[name] as Call)(path, init);
+      if (fixedHeaders) return request(name, path, init, fixedHeaders[version]);
+      return (async () => {
+        const bearer = await (token as () => string | Promise<string>)();
+        if (typeof bearer !== 'string' || !bearer.trim()) {
+          throw new TypeError(`${name} ${path}: the token function returned no token`);
+        }
+        return request(name, path, init, ownHeaders(version, `Bearer ${bearer}`));
+      })();
     };
 
   // Typed at the edge only: comparing AdminClient types structurally is costly for the checker.
@@ -111,14 +153,8 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
       }
       return clientFor(next);
     },
-    use(...added: Middleware[]) {
-      middleware.push(...added);
-      for (const client of layered.values()) client.use(...added);
-    },
-    eject(...removed: Middleware[]) {
-      middleware = middleware.filter((each) => !removed.includes(each));
-      for (const client of layered.values()) client.eject(...removed);
-    },
+    use: (...added: Middleware[]) => api.use(...added),
+    eject: (...removed: Middleware[]) => api.eject(...removed),
   });
   return clientFor(undefined) as AdminClient<AdminPaths>;
 }

@@ -1,7 +1,11 @@
 /**
- * The opt-in throwing style: `unwrap(await client.GET(…))` returns the data of a 2xx response and
- * throws an AdminApiError for any other status. The `{ data, error, response }` result of
- * openapi-fetch stays available for callers who branch on it themselves.
+ * The client's errors:
+ *   - AdminApiError: a response with a non-2xx status, thrown by `unwrap` (the opt-in throwing style:
+ *     `unwrap(await client.GET(…))` returns the data of a 2xx response). The `{ data, error, response }`
+ *     result of openapi-fetch stays available for callers who branch on it themselves.
+ *   - AdminClientError: the client refused to go on (a call rejects with it): a path parameter that
+ *     would change the path, a redirect it does not follow, a success body that is not JSON, a
+ *     response above `maxResponseBytes`, a walk above `maxPages` or looping on a cursor.
  */
 
 /** Headers that may carry the server's id of a request, first match wins. */
@@ -12,6 +16,7 @@ export interface RequestMeta {
   method: string;
   url: string;
 }
+/** The request of each non-2xx response, recorded by the client's fetch for AdminApiError. */
 export const requestOf = new WeakMap<Response, RequestMeta>();
 
 /** A non-2xx response of the store admin API. */
@@ -50,6 +55,49 @@ export class AdminApiError extends Error {
     this.url = request.url;
     this.requestId = requestId;
     this.response = response;
+  }
+}
+
+/** Why the client refused to go on. */
+export type AdminClientErrorCode =
+  | 'path-parameter'
+  | 'redirect'
+  | 'not-json'
+  | 'too-large'
+  | 'too-many-pages'
+  | 'cursor-loop';
+
+/** Details of an AdminClientError; which are set depends on the code. */
+export interface AdminClientErrorDetails {
+  /** The request method, e.g. `GET`. */
+  method: string;
+  /** The request URL, or the operation's path (`/tickets/{id}/`) when refused before any URL was built. */
+  url: string;
+  /** The response status (`not-json`, `too-large`, `redirect`). */
+  status?: number;
+  /** The response's `Content-Type` (`not-json`, `too-large`; empty when absent). */
+  contentType?: string;
+  /** The redirect's target (`redirect`; empty when the platform hides it, as browsers do). */
+  location?: string;
+  /** The limit that was hit (`too-large`: bytes, `too-many-pages`: pages). */
+  limit?: number;
+}
+
+/** The client refused a request or a response; nothing further was sent. */
+export class AdminClientError extends Error implements AdminClientErrorDetails {
+  override name = 'AdminClientError';
+  declare readonly code: AdminClientErrorCode;
+  declare readonly method: string;
+  declare readonly url: string;
+  declare readonly status?: number;
+  declare readonly contentType?: string;
+  declare readonly location?: string;
+  declare readonly limit?: number;
+
+  constructor(code: AdminClientErrorCode, message: string, details: AdminClientErrorDetails) {
+    super(message);
+    Object.assign(this, details);
+    this.code = code;
   }
 }
 

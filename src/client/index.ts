@@ -7,12 +7,38 @@
  *   const old = client.withVersion('2023-02-10');
  */
 
+export type { Middleware } from 'openapi-fetch';
 export type * as V2023_02_10 from '../../generated/types/2023-02-10.ts';
 export type * as V2024_04_01 from '../../generated/types/2024-04-01.ts';
 export type * as Unstable from '../../generated/types/unstable.ts';
 export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from '../contract/index.ts';
 export { type AdminClientOptions, createAdminClient } from './client.ts';
-export { AdminApiError, unwrap } from './errors.ts';
-export { cursorOf, type ItemOf, type ListPath, type PageOf, type Paginator, paginate } from './paginate.ts';
+export {
+  AdminApiError,
+  AdminClientError,
+  type AdminClientErrorCode,
+  type AdminClientErrorDetails,
+  unwrap,
+} from './errors.ts';
+export { MAX_RESPONSE_BYTES } from './guard.ts';
+export {
+  cursorOf,
+  type ItemOf,
+  type ListPath,
+  MAX_PAGES,
+  type PageOf,
+  type PaginateOptions,
+  type Paginator,
+  paginate,
+} from './paginate.ts';
 export { type RequestExtras, type RetryEvent, type RetryOptions, retryAfterMs } from './retry.ts';
-export type { AdminClient, AdminMethod, AdminPaths, AdminVersionPaths, ClientPaths, ResponseData } from './types.ts';
+export type {
+  AdminClient,
+  AdminMethod,
+  AdminPaths,
+  AdminVersionPaths,
+  CallOptions,
+  InitOf,
+  ResponseData,
+  Result,
+} from './types.ts';

@@ -12,7 +12,7 @@
  *   current browsers, Node 20.3+, Deno, Bun). The caller's `signal` aborts at any time, waits
  *   included, with the signal's reason.
  */
-import { requestOf } from './errors.ts';
+import { checkedResponse, followRedirects, MAX_RESPONSE_BYTES } from './guard.ts';
 
 export interface RetryOptions {
   /** Attempts in total, the first one included (default 3; 1 turns retries off). */
@@ -50,6 +50,11 @@ export interface RequestExtras {
   retry?: Partial<RetryOptions> | false;
   /** Deadline of the whole call in ms, retries included (no deadline by default). */
   timeout?: number;
+  /**
+   * Largest response body the client reads, in bytes (default 50 MiB); a larger one rejects the
+   * call with an AdminClientError `too-large` instead of being read whole.
+   */
+  maxResponseBytes?: number;
 }
 
 export const DEFAULT_RETRY: RetryOptions = {
@@ -92,45 +97,62 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-type Fetch = (request: Request) => Promise<Response>;
+export type Fetch = (request: Request) => Promise<Response>;
+/** The options of one call, and its last response (for the error of a body that does not parse). */
+export interface CallState extends RequestExtras {
+  last?: [Response, Request];
+}
+/** The client's fetch: one call's request, with the call's options over the client's. */
+export type Send = (request: Request, call?: CallState) => Promise<Response>;
 
-/** Wraps `fetch` with the client's retry and timeout defaults; each request may override them. */
-export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Fetch {
+const NO_EXTRAS: CallState = {};
+
+/**
+ * Wraps `fetch` with the client's retry and timeout defaults (each call may override them), its
+ * redirect rule (guard.ts: each attempt's redirects) and its response checks (the final response).
+ */
+export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Send {
   const base = { ...DEFAULT_RETRY, ...(defaults.retry || undefined) };
-  return async (request) => {
-    // Options of the call (openapi-fetch copies unknown init keys onto the Request) over the client's.
-    const { retry, timeout = defaults.timeout } = request as Request & RequestExtras;
+  return async (request, call = NO_EXTRAS) => {
+    const { retry, timeout = defaults.timeout, maxResponseBytes = defaults.maxResponseBytes } = call;
     const options = retry ? { ...base, ...retry } : base;
     const enabled = retry ?? defaults.retry ?? true;
     const attempts =
       enabled !== false && (options.methods as readonly string[]).includes(request.method) ? options.attempts : 1;
+    if (request.redirect !== 'manual') request = new Request(request, { redirect: 'manual' });
     const signal =
       timeout === undefined ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(timeout)]);
+    let response: Response | undefined;
     for (let attempt = 1; ; attempt++) {
       const last = !(attempt < attempts);
       // Keep the original intact while a later attempt may need its body again.
       let current = last || request.body === null ? request : request.clone();
       if (signal !== request.signal) current = new Request(current, { signal });
-      let response: Response | undefined;
       let error: unknown;
       try {
         response = await fetch(current);
+        // A redirect (3xx, or a browser's status 0 `opaqueredirect`) is the client's to follow or refuse.
+        const { status } = response;
+        if (status < 200 || (status > 299 && status < 400)) response = await followRedirects(fetch, current, response);
       } catch (caught) {
         if (signal.aborted) throw signal.reason;
         if (last || !(caught instanceof TypeError)) throw caught;
         error = caught;
+        response = undefined;
       }
       let delay: number | undefined;
       if (response) {
-        if (!response.ok) requestOf.set(response, request); // for AdminApiError
-        if (last || !options.statuses.includes(response.status)) return response;
+        if (last || !options.statuses.includes(response.status)) break;
         delay = retryAfterMs(response.headers.get('Retry-After'));
-        if ((delay ?? 0) > options.maxRetryAfter) return response;
+        if ((delay ?? 0) > options.maxRetryAfter) break;
         await response.body?.cancel();
       }
       delay ??= backoffMs(attempt, options);
       options.onRetry?.({ method: request.method, url: request.url, attempt, delay, response, error });
       await sleep(delay, signal);
     }
+    response = checkedResponse(response, request, maxResponseBytes ?? MAX_RESPONSE_BYTES);
+    if (call !== NO_EXTRAS) call.last = [response, request];
+    return response;
   };
 }

@@ -1,99 +1,119 @@
 /**
- * The client's types, derived from the generated `paths` of each version:
- *   - the version header is removed from every operation's parameters (the client sets it; the
+ * The client's types, read straight from the generated `paths` of each version (no openapi-fetch
+ * helper types: those are deep mapped types, `Readable`/`Writable`, that made one `paginate` call
+ * cost about a million type instantiations; the generated types carry no read/write markers, so the
+ * plain types are the same values). Per operation:
+ *   - `params` is the operation's parameters without the version header (the client sets it; the
  *     generated types keep a required header required even with a `default`);
- *   - every operation may answer an undeclared error (spec §7: errors not shown), so `error` is
- *     `unknown` rather than the `undefined` of a bodiless 401;
- *   - the default client's paths merge the three versions, each operation in the shape of its
- *     default version (generated/types/index.ts, DefaultPaths).
+ *   - `body` is its JSON request body, required when the spec requires it;
+ *   - `data` is the JSON body of its 2xx responses; `error` is `unknown`, as every operation may
+ *     answer an undeclared error (spec §7: errors not shown).
+ * The default client's paths merge the three versions, each operation in the shape of its default
+ * version (generated/types/index.ts, DefaultPaths).
  */
-import type { FetchResponse, MaybeOptionalInit, Middleware } from 'openapi-fetch';
+import type { HeadersOptions, Middleware } from 'openapi-fetch';
 import type { DefaultPaths, VersionPaths } from '../../generated/types/index.ts';
 import type { ApiVersion, VERSION_HEADER } from '../contract/index.ts';
 import type { RequestExtras } from './retry.ts';
 
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
-type VersionHeader = typeof VERSION_HEADER;
-
-type RequiredKeys<T> = { [K in keyof T]-?: Record<never, never> extends Pick<T, K> ? never : K }[keyof T];
-
-/** A response of any undeclared status, body unknown. */
-interface UndeclaredResponse {
-  headers: { [name: string]: unknown };
-  content: { 'application/json': unknown };
-}
-
-type OtherHeaders<P> = P extends { header: infer H } ? Omit<H, VersionHeader> : never;
-
-/** The operation's parameters without the version header. */
-export type ClientParameters<P> = { [K in keyof P as K extends 'header' ? never : K]: P[K] } & ([
-  keyof OtherHeaders<P>,
-] extends [never]
-  ? { header?: never }
-  : [RequiredKeys<OtherHeaders<P>>] extends [never]
-    ? { header?: OtherHeaders<P> }
-    : { header: OtherHeaders<P> });
-
-/** One operation as the client exposes it. */
-export type ClientOperation<Op> = Op extends { parameters: infer P; responses: infer R }
-  ? { [K in keyof Op as K extends 'parameters' | 'responses' ? never : K]: Op[K] } & {
-      parameters: ClientParameters<P>;
-      responses: R & { default: UndeclaredResponse };
-    }
-  : Op;
-
-/** A `paths` type as the client exposes it: only the methods each path has, relaxed. */
-export type ClientPaths<Paths> = {
-  [Path in keyof Paths]: {
-    [M in keyof Paths[Path] as M extends HttpMethod
-      ? [Paths[Path][M]] extends [undefined]
-        ? never
-        : M
-      : never]: ClientOperation<Paths[Path][M]>;
-  };
-};
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
 
 /** The paths of the default client: every operation, each at its default version. */
-export type AdminPaths = ClientPaths<DefaultPaths>;
+export type AdminPaths = DefaultPaths;
 /** The paths of one API version. */
-export type AdminVersionPaths<V extends ApiVersion> = ClientPaths<VersionPaths[V]>;
+export type AdminVersionPaths<V extends ApiVersion> = VersionPaths[V];
 
-/** The paths among `Paths` that have `Method`. */
+/** The paths among `Paths` that have `Method` (a method the spec does not define is `?: never`). */
 export type PathsWithMethod<Paths, Method extends HttpMethod> = {
-  [P in keyof Paths]: Paths[P] extends { [K in Method]: unknown } ? P : never;
+  [P in keyof Paths]: Paths[P] extends { [K in Method]: object } ? P : never;
 }[keyof Paths];
 
-/** The init argument of a call: required when the operation has required parameters or body. */
-export type InitParam<Init> = [RequiredKeys<Init>] extends [never]
-  ? [(Init & { [key: string]: unknown })?]
-  : [Init & { [key: string]: unknown }];
-
-type OperationInit<Paths, Path, Method extends HttpMethod> = Path extends keyof Paths
-  ? Method extends keyof Paths[Path]
-    ? MaybeOptionalInit<Paths[Path], Method> & RequestExtras
+/** The operation `Method Path` of `Paths`. */
+export type OperationOf<Paths, Path, Method extends HttpMethod> = Path extends keyof Paths
+  ? Paths[Path] extends { [K in Method]: infer Op }
+    ? Op
     : never
   : never;
 
-type OperationOf<Paths, Path, Method extends HttpMethod> = Path extends keyof Paths
-  ? Method extends keyof Paths[Path]
-    ? Paths[Path][Method] & Record<string | number, unknown>
-    : never
-  : never;
+type Empty = Record<never, never>;
+type OtherHeaders<H> = { [K in keyof H as K extends typeof VERSION_HEADER ? never : K]: H[K] };
+type HeaderPart<P> = P extends { header: infer H }
+  ? [keyof OtherHeaders<H>] extends [never]
+    ? { header?: never }
+    : { header?: OtherHeaders<H> }
+  : { header?: never };
+/** The parameters of an operation as the client takes them: the version header is the client's. */
+export type ParamsOf<Op> = Op extends { parameters: infer P }
+  ? { [K in keyof P as K extends 'header' | 'cookie' ? never : K]: P[K] } & HeaderPart<P>
+  : Empty;
+type ParamsPart<Op> = Empty extends ParamsOf<Op> ? { params?: ParamsOf<Op> } : { params: ParamsOf<Op> };
+type JsonBody<B> = B extends { content: { 'application/json': infer T } } ? T : never;
+type BodyPart<Op> = Op extends { requestBody?: never }
+  ? { body?: never }
+  : Op extends { requestBody: infer B }
+    ? { body: JsonBody<B> }
+    : Op extends { requestBody?: infer B }
+      ? { body?: JsonBody<NonNullable<B>> }
+      : { body?: never };
 
-/** `client.GET(path, init)`, `client.POST(…)`…: openapi-fetch's call, plus `retry` and `timeout`. */
-export type AdminMethod<Paths, Method extends HttpMethod> = <
-  Path extends PathsWithMethod<Paths, Method>,
-  Init extends OperationInit<Paths, Path, Method>,
->(
-  path: Path,
-  ...init: InitParam<Init>
-) => Promise<FetchResponse<OperationOf<Paths, Path, Method>, Init, 'application/json'>>;
+/** Options of any call, next to its `params` and `body`. */
+export interface CallOptions extends RequestExtras {
+  /** Headers of this call (`Authorization` and the version header stay the client's). */
+  headers?: HeadersOptions;
+  /** Aborts the call, retries and waits included. */
+  signal?: AbortSignal | null;
+  /** openapi-fetch middleware for this call only (after the client's `use`). */
+  middleware?: Middleware[];
+}
+
+/** The second argument of `Method Path`: `params`, `body` and the call options. */
+export type InitOf<Op> = ParamsPart<Op> & BodyPart<Op> & CallOptions;
+
+/** The init argument: required when the operation has required parameters or a required body. */
+export type InitArgs<Op, Extra = unknown> = [Op] extends [never]
+  ? [init?: unknown] // an unknown path: its error is the path's, not a missing argument
+  : Empty extends ParamsPart<Op> & BodyPart<Op>
+    ? [init?: InitOf<Op> & Extra]
+    : [init: InitOf<Op> & Extra];
+
+/**
+ * `Path` when it is one of `Valid`, else `Valid`: the path argument's type. The path is inferred
+ * as written (a type parameter constrained to `Valid` would fall back to all of `Valid` for an
+ * unknown path, and the error would then be about the init argument).
+ */
+export type KnownPath<Path, Valid> = Path extends Valid ? Path : Valid;
+
+type OkStatus = 200 | 201 | 202 | 203 | 204 | 206 | 207 | '2XX';
+type JsonContent<R> = R extends { content: { 'application/json': infer T } } ? T : undefined;
+/**
+ * A page envelope with a plain `results` array: the generated page types are intersections
+ * (`PageEnvelope & { results: Subscription[] | null }`), whose `results` is an intersection of
+ * arrays that iterates as `unknown`.
+ */
+type Page<D> = {
+  [K in keyof D]: K extends 'results'
+    ? NonNullable<D[K]> extends readonly unknown[]
+      ? NonNullable<D[K]>[number][] | Extract<D[K], null>
+      : D[K]
+    : D[K];
+};
+type Pages<D> = D extends object ? ('results' extends keyof D ? Page<D> : D) : D;
+/** The JSON body of the 2xx responses of an operation (`undefined` for a body-less one). */
+export type DataOf<Op> = Op extends { responses: infer R } ? Pages<JsonContent<R[keyof R & OkStatus]>> : never;
+
+/** The result of a call, as openapi-fetch returns it: `data` for a 2xx response, else `error`. */
+export type Result<Data> =
+  | { data: Data; error?: never; response: Response }
+  | { data?: never; error: unknown; response: Response };
 
 /** The data of a 2xx response of `method path`. */
-export type ResponseData<Paths, Path, Method extends HttpMethod = 'get'> = Exclude<
-  FetchResponse<OperationOf<Paths, Path, Method>, Record<never, never>, 'application/json'>['data'],
-  undefined
->;
+export type ResponseData<Paths, Path, Method extends HttpMethod = 'get'> = DataOf<OperationOf<Paths, Path, Method>>;
+
+/** `client.GET(path, init)`, `client.POST(…)`…: openapi-fetch's call, plus `retry` and `timeout`. */
+export type AdminMethod<Paths, Method extends HttpMethod> = <Path extends string>(
+  path: KnownPath<Path, PathsWithMethod<Paths, Method>>,
+  ...init: InitArgs<OperationOf<Paths, Path, Method>>
+) => Promise<Result<DataOf<OperationOf<Paths, Path, Method>>>>;
 
 /** A typed client over `Paths` (the default client's or one version's). */
 export interface AdminClient<Paths> {
@@ -104,7 +124,7 @@ export interface AdminClient<Paths> {
   PATCH: AdminMethod<Paths, 'patch'>;
   /** A client over the operations of one API version only, with that version's shapes. */
   withVersion<V extends ApiVersion>(version: V): AdminClient<AdminVersionPaths<V>>;
-  /** Adds openapi-fetch middleware (run after the client's own: auth and version are set). */
+  /** Adds openapi-fetch middleware; it sees the final headers (token and version included). */
   use(...middleware: Middleware[]): void;
   /** Removes middleware added with `use`. */
   eject(...middleware: Middleware[]): void;

@@ -6,6 +6,7 @@ import type * as V2024 from '../../generated/types/2024-04-01.ts';
 import type * as Unstable from '../../generated/types/unstable.ts';
 import {
   type AdminClient,
+  AdminClientError,
   type AdminPaths,
   type AdminVersionPaths,
   type ApiVersion,
@@ -139,6 +140,8 @@ describe('the default client', () => {
     client.GET('/gift-cards/');
     // @ts-expect-error DELETE is not an operation of /pages/{id}/
     client.DELETE('/pages/{id}/', id);
+    // @ts-expect-error PUT has one path, and this is not it (the message: test/client/type-errors.test.ts)
+    client.PUT('/page/{id}/');
   });
 
   it('requires path parameters', () => {
@@ -163,6 +166,12 @@ describe('the default client', () => {
     client.GET('/store/', { retry: { attempts: 'many' } });
     // @ts-expect-error retry is options or false
     createAdminClient({ baseUrl: 'x', token: 't', retry: true });
+    createAdminClient({ baseUrl: 'x', token: 't', maxResponseBytes: 1_000_000 });
+    client.GET('/store/', { maxResponseBytes: 10_000 });
+    // @ts-expect-error maxResponseBytes is a number of bytes
+    client.GET('/store/', { maxResponseBytes: '10 MB' });
+    // @ts-expect-error baseUrl is the client's, not a call's (the token must not go elsewhere)
+    client.GET('/store/', { baseUrl: 'https://elsewhere.example' });
   });
 
   it('types the options', () => {
@@ -250,5 +259,19 @@ describe('paginate', () => {
     paginate(client, '/subscriptions/', { params: { query: { status: ['gone'] } } });
     // @ts-expect-error GET /fulfillment-orders/ is not a 2023-02-10 operation
     paginate(old, '/fulfillment-orders/');
+    paginate(client, '/subscriptions/', { maxPages: 10, timeout: 5000 });
+    // @ts-expect-error maxPages is a number
+    paginate(client, '/subscriptions/', { maxPages: 'all' });
+  });
+});
+
+describe('errors', () => {
+  it('types AdminClientError', () => {
+    const error = new AdminClientError('too-large', 'm', { method: 'GET', url: '/store/', limit: 1 });
+    expectTypeOf(error.code).toEqualTypeOf<
+      'path-parameter' | 'redirect' | 'not-json' | 'too-large' | 'too-many-pages' | 'cursor-loop'
+    >();
+    expectTypeOf(error.status).toEqualTypeOf<number | undefined>();
+    expectTypeOf(error).toExtend<Error>();
   });
 });

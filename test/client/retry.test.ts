@@ -171,8 +171,9 @@ describe('timeouts and abort', () => {
 
   it('bounds the retries and their waits by the timeout', async () => {
     failFirst(10, 503, { 'Retry-After': '30' });
-    // The deadline (1 s) is far beyond one local round trip and far below the 30 s Retry-After.
-    const slow = createAdminClient({ baseUrl: server.url, token: 't', timeout: 1000, retry: fast() });
+    // The deadline (3 s) is far beyond one local round trip, even on a loaded machine, and far below
+    // the 30 s Retry-After.
+    const slow = createAdminClient({ baseUrl: server.url, token: 't', timeout: 3000, retry: fast() });
     await expect(slow.GET('/store/')).rejects.toMatchObject({ name: 'TimeoutError' });
     expect(server.requests).toHaveLength(1);
     expect(events).toMatchObject([{ delay: 30_000 }]);
