@@ -17,10 +17,20 @@ function component(name: string): { version: ApiVersion; bundle: Json; schema: J
   throw new Error(`schema ${name} is in no bundle`);
 }
 
+/** The properties of a schema, those of its `allOf` members (a shared `<Name>Base`) merged in. */
+function propertiesOf(bundle: Json, schema: Json): Record<string, Json> {
+  const resolved = deref(bundle, schema);
+  return Object.assign(
+    {},
+    ...(resolved.allOf ?? []).map((member: Json) => propertiesOf(bundle, member)),
+    resolved.properties ?? {},
+  );
+}
+
 /** A property of a component schema, `$ref` resolved (sibling keywords such as description kept). */
 function property(name: string, field: string): Json {
   const { bundle, schema } = component(name);
-  const raw = schema.properties?.[field];
+  const raw = propertiesOf(bundle, schema)[field];
   if (!raw) throw new Error(`${name}.${field} is missing`);
   const { $ref, ...siblings } = raw;
   return $ref ? { ...deref(bundle, raw), ...siblings } : raw;
@@ -115,6 +125,10 @@ describe('types and shapes that are not shown in the source', () => {
   it.each([
     ['OrderFulfillment', 'delivery_status'],
     ['OrderFulfillmentInOrder', 'delivery_status'],
+    ['OrderFulfillmentLineItem', 'returnable_quantity'],
+    ['OrderFulfillmentLineItem', 'returned_quantity'],
+    ['OrderFulfillmentInOrderLineItem', 'returnable_quantity'],
+    ['OrderFulfillmentInOrderLineItem', 'returned_quantity'],
     ['Order', 'shipping_method'],
     ['GiftCardCreateRequest', 'user'],
     ['SubscriptionRetryRequest', 'payment_gateway'],
@@ -134,7 +148,9 @@ describe('types and shapes that are not shown in the source', () => {
   it.each([
     ['Attribution', 'metadata'],
     ['Subscription', 'payment_details'],
+    ['SubscriptionV20230210', 'payment_details'],
     ['SubscriptionLine', 'metadata'],
+    ['SubscriptionLineV20230210', 'metadata'],
     ['Order', 'metadata'],
     ['OrderLine', 'metadata'],
     ['Page', 'metadata'],
