@@ -36,10 +36,6 @@ const SPEC_TYPES: Record<string, string> = {
   SubscriptionLine:
     'id int, metadata obj, price dec, product_id int, product_image url, product_title str, product_url url, quantity int32, sku str, variant_id int, variant_title str',
   SubscriptionOrderRef: 'billing_cycle int32, order_number str',
-  SubscriptionV20230210:
-    'attribution Attribution, billing_address BillingAddress, cancel_reason str, cancel_reason_other_message str, currency str, date_created ts, frequency str, id int, interval str, interval_count int32, is_tax_known bool, is_test bool, lines arr, next_renewal_date ts, num_lines int32, num_orders int32, orders arr, payment_details obj, payment_method str, shipping_address ShippingAddress, shipping_code str, shipping_price dec, status enum, total dec, user User',
-  SubscriptionLineV20230210:
-    'id int, metadata obj, price dec, product SubscriptionProductV20230210, quantity int32, stockrecord SubscriptionStockRecordV20230210',
   SubscriptionProductV20230210: 'categories arr, id int, images arr, title str, upc str, url url',
   ProductCategory: 'id int, name str, slug str',
   ProductImage: 'attachment str, caption str, display_order int32, file_name str, id int, src str',
@@ -103,6 +99,22 @@ const SPEC_TYPES: Record<string, string> = {
   MetadataValidation: 'type str, value str',
   Page: 'content str, id int, meta_description str, meta_title str, metadata obj, slug str, template str, title str',
 };
+
+/**
+ * Spec §2 writes the 2023-02-10 Subscription as a difference from the 2024-04-01 one ("adds
+ * `is_tax_known`; each line has id, metadata, price, quantity, `product` and `stockrecord`"), and so
+ * does this table: a field added to both versions is written once, in `Subscription` above.
+ */
+function derive(from: string, add: string, drop: string[] = []): string {
+  const fields = (SPEC_TYPES[from] ?? '').split(', ').filter((pair) => !drop.includes(pair.split(' ')[0] ?? ''));
+  return [...fields, ...add.split(', ')].sort().join(', ');
+}
+SPEC_TYPES.SubscriptionV20230210 = derive('Subscription', 'is_tax_known bool');
+SPEC_TYPES.SubscriptionLineV20230210 = derive(
+  'SubscriptionLine',
+  'product SubscriptionProductV20230210, stockrecord SubscriptionStockRecordV20230210',
+  ['product_id', 'product_image', 'product_title', 'product_url', 'sku', 'variant_id', 'variant_title'],
+);
 
 /** The schema of that name in the first bundle that holds it (a schema is the same in every bundle). */
 function bundleWith(name: string): Json | undefined {
