@@ -737,8 +737,8 @@ export interface components {
         /**
          * @description API version of the request. This operation is served by version `2023-02-10`, which is also
          *     its default. (The real header name carries the platform name in place of `Service`.)
-         *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-         *     documented behaviour in the README.
+         *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+         *     documents its own choice (docs/mock.md).
          * @example 2023-02-10
          */
         "ApiVersion-2023-02-10": "2023-02-10";
@@ -1197,8 +1197,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1227,8 +1227,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1261,8 +1261,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1297,8 +1297,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1333,8 +1333,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1374,8 +1374,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];

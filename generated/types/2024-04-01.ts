@@ -1293,8 +1293,8 @@ export interface components {
         /**
          * @description API version of the request. This operation is served by version `2024-04-01`, which is also
          *     its default. (The real header name carries the platform name in place of `Service`.)
-         *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-         *     documented behaviour in the README.
+         *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+         *     documents its own choice (docs/mock.md).
          * @example 2024-04-01
          */
         "ApiVersion-2024-04-01": "2024-04-01";
@@ -1753,8 +1753,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -1783,8 +1783,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -1819,8 +1819,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -1866,8 +1866,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -1979,8 +1979,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2009,8 +2009,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2049,8 +2049,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2089,8 +2089,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2155,8 +2155,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2185,8 +2185,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2225,8 +2225,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2265,8 +2265,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2295,8 +2295,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];

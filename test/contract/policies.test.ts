@@ -1,4 +1,4 @@
-// The modelling policies of the contract (info.description, README "Authoring conventions"), checked
+// The modelling policies of the contract (info.description, docs/contract-authoring.md), checked
 // against the spec: the states of §3 are enums, the values §2 does not list are open strings naming
 // the known value, what is "not shown" accepts anything and says so, request bodies require what
 // §4 marks `*` and accept null only where §4 says so, objects stay open, and the policies themselves
@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateAgainst } from '../helpers/ajv.ts';
 import { type ApiVersion, allOperations, deref, type Json, loadBundle, VERSIONS } from '../helpers/bundles.ts';
+import { propertiesOf } from './schemas.ts';
 
 /** A component schema and the first version bundle holding it. */
 function component(name: string): { version: ApiVersion; bundle: Json; schema: Json } {
@@ -15,16 +16,6 @@ function component(name: string): { version: ApiVersion; bundle: Json; schema: J
     if (schema) return { version, bundle, schema };
   }
   throw new Error(`schema ${name} is in no bundle`);
-}
-
-/** The properties of a schema, those of its `allOf` members (a shared `<Name>Base`) merged in. */
-function propertiesOf(bundle: Json, schema: Json): Record<string, Json> {
-  const resolved = deref(bundle, schema);
-  return Object.assign(
-    {},
-    ...(resolved.allOf ?? []).map((member: Json) => propertiesOf(bundle, member)),
-    resolved.properties ?? {},
-  );
 }
 
 /** A property of a component schema, `$ref` resolved (sibling keywords such as description kept). */

@@ -5,6 +5,7 @@
 // field sets must match exactly, so a field added to or dropped from a schema fails here too.
 import { describe, expect, it } from 'vitest';
 import { deref, type Json, loadBundle, VERSIONS } from '../helpers/bundles.ts';
+import { propertiesOf } from './schemas.ts';
 
 /**
  * Kinds: `int` integer, `int32` integer quantity (0..2^31-1), `sint32` stock counter (signed int32),
@@ -123,16 +124,6 @@ function bundleWith(name: string): Json | undefined {
     if (bundle.components?.schemas?.[name]) return bundle;
   }
   return undefined;
-}
-
-/** Properties of a schema, `allOf` members merged. */
-function propertiesOf(bundle: Json, schema: Json): Record<string, Json> {
-  const resolved = deref(bundle, schema);
-  return Object.assign(
-    {},
-    ...(resolved.allOf ?? []).map((member: Json) => propertiesOf(bundle, member)),
-    resolved.properties ?? {},
-  );
 }
 
 const refName = (node: Json): string | undefined =>

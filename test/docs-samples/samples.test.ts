@@ -14,7 +14,7 @@ import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/bundles.ts';
 
-export interface Sample {
+interface Sample {
   /** Markdown file, relative to the repo root. */
   file: string;
   /** Line of the first code line of the block in that file (1-based). */
@@ -23,7 +23,7 @@ export interface Sample {
 }
 
 /** The ```ts / ```typescript blocks of a Markdown text, except those marked `nocheck`. */
-export function extractSamples(file: string, markdown: string): Sample[] {
+function extractSamples(file: string, markdown: string): Sample[] {
   const samples: Sample[] = [];
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
