@@ -479,8 +479,8 @@ export interface components {
             amount: components["schemas"]["DecimalString"];
             currency: components["schemas"]["Currency"];
         };
-        /** @description A tax applied to a line or to shipping. */
-        TaxLine: {
+        /** @description The fields of a tax charged on an amount that both tax line shapes share. */
+        TaxLineBase: {
             amount: components["schemas"]["DecimalString"];
             currency: components["schemas"]["Currency"];
             /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
@@ -488,9 +488,12 @@ export interface components {
             report_values: components["schemas"]["AmountReportValues"] | null;
             /** @description Where the tax rate came from. Allowed values are not shown in the source. */
             source: string | null;
+            tax_title: string | null;
+        };
+        /** @description A tax applied to a line or to shipping. */
+        TaxLine: components["schemas"]["TaxLineBase"] & {
             /** @description Identifier of the tax rate. */
             tax_id: number | null;
-            tax_title: string | null;
         };
         /** @description The fields of an order line (or part of one) covered by a fulfillment, wherever it is listed. */
         OrderFulfillmentLineItemBase: {
@@ -1440,6 +1443,7 @@ export type GiftCard = components['schemas']['GiftCard'];
 export type LocationAddress = components['schemas']['LocationAddress'];
 export type OrderFulfillmentBase = components['schemas']['OrderFulfillmentBase'];
 export type AmountReportValues = components['schemas']['AmountReportValues'];
+export type TaxLineBase = components['schemas']['TaxLineBase'];
 export type TaxLine = components['schemas']['TaxLine'];
 export type OrderFulfillmentLineItemBase = components['schemas']['OrderFulfillmentLineItemBase'];
 export type OrderFulfillmentLineItem = components['schemas']['OrderFulfillmentLineItem'];

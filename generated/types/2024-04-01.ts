@@ -623,8 +623,8 @@ export interface components {
             /** @description Free-text explanation of the hold. */
             reason_message: string | null;
         };
-        /** @description A tax applied to a line or to shipping. */
-        TaxLine: {
+        /** @description The fields of a tax charged on an amount that both tax line shapes share. */
+        TaxLineBase: {
             amount: components["schemas"]["DecimalString"];
             currency: components["schemas"]["Currency"];
             /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
@@ -632,9 +632,12 @@ export interface components {
             report_values: components["schemas"]["AmountReportValues"] | null;
             /** @description Where the tax rate came from. Allowed values are not shown in the source. */
             source: string | null;
+            tax_title: string | null;
+        };
+        /** @description A tax applied to a line or to shipping. */
+        TaxLine: components["schemas"]["TaxLineBase"] & {
             /** @description Identifier of the tax rate. */
             tax_id: number | null;
-            tax_title: string | null;
         };
         /** @description A line of a fulfillment order. */
         FulfillmentOrderLineItem: {
@@ -1111,16 +1114,8 @@ export interface components {
             total_incl_tax: components["schemas"]["DecimalString"];
         };
         /** @description A tax summed over the whole order. */
-        OrderTaxLine: {
-            amount: components["schemas"]["DecimalString"];
-            currency: components["schemas"]["Currency"];
+        OrderTaxLine: components["schemas"]["TaxLineBase"] & {
             id: components["schemas"]["Id"];
-            /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
-            rate: number | null;
-            report_values: components["schemas"]["AmountReportValues"] | null;
-            /** @description Where the tax rate came from. Allowed values are not shown in the source. */
-            source: string | null;
-            tax_title: string | null;
         };
         /** @description A discount granted by a voucher code. */
         VoucherDiscount: {
@@ -2360,6 +2355,7 @@ export type TransactionPage = components['schemas']['TransactionPage'];
 export type LocationAddress = components['schemas']['LocationAddress'];
 export type StockLocation = components['schemas']['StockLocation'];
 export type FulfillmentHold = components['schemas']['FulfillmentHold'];
+export type TaxLineBase = components['schemas']['TaxLineBase'];
 export type TaxLine = components['schemas']['TaxLine'];
 export type FulfillmentOrderLineItem = components['schemas']['FulfillmentOrderLineItem'];
 export type MerchantRequest = components['schemas']['MerchantRequest'];
