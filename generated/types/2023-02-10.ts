@@ -228,11 +228,95 @@ export interface components {
          * @example 2
          */
         Quantity: number | null;
+        /** @description An order produced by the subscription and the billing cycle it belongs to. */
+        SubscriptionOrderRef: {
+            /** @description The billing cycle (renewal count) of the order (32-bit integer). */
+            billing_cycle: components["schemas"]["Quantity"];
+            /** @description The order number. */
+            order_number: string | null;
+        };
+        /** @description A customer's shipping address. */
+        ShippingAddress: components["schemas"]["BillingAddress"] & {
+            /** @description Delivery notes from the customer. */
+            notes: string | null;
+        };
         /**
          * @description A money amount or decimal quantity written as a decimal string, e.g. `"49.90"`.
          * @example 49.90
          */
         DecimalString: string | null;
+        /** @description A customer of the store. */
+        User: {
+            /** @description Whether the customer accepts marketing messages. */
+            accepts_marketing: boolean | null;
+            email: string | null;
+            first_name: string | null;
+            id: components["schemas"]["Id"];
+            /** @description IP address the customer was last seen from. */
+            ip: string | null;
+            /** @description Language code such as `en` (the code list is not shown in the source). */
+            language: string | null;
+            last_name: string | null;
+            phone_number: string | null;
+            /** @description Browser user agent the customer was last seen with. */
+            user_agent: string | null;
+        };
+        /** @description The fields of a recurring subscription that every API version shares. */
+        SubscriptionBase: {
+            attribution: components["schemas"]["Attribution"] | null;
+            billing_address: components["schemas"]["BillingAddress"] | null;
+            /** @description Why the subscription was canceled. Allowed values are not shown in the source. */
+            cancel_reason: string | null;
+            /** @description Free-text cancellation reason given by the customer. */
+            cancel_reason_other_message: string | null;
+            currency: components["schemas"]["Currency"];
+            date_created: components["schemas"]["Timestamp"];
+            /** @description How often the subscription renews. Allowed values are not shown in the source. */
+            frequency: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Unit of the renewal interval; known value `day`. Allowed values are not shown in the source. */
+            interval: string | null;
+            /** @description Number of `interval` units between renewals (32-bit). */
+            interval_count: components["schemas"]["Quantity"];
+            /** @description Whether this is a test subscription. */
+            is_test: boolean | null;
+            /** @description When the subscription renews next (ISO 8601 date-time, as every timestamp of the source). */
+            next_renewal_date: components["schemas"]["Timestamp"];
+            /** @description Number of lines (32-bit). */
+            num_lines: components["schemas"]["Quantity"];
+            /** @description Number of orders the subscription has produced (32-bit). */
+            num_orders: components["schemas"]["Quantity"];
+            /** @description The subscription's orders, one per billing cycle. */
+            orders: components["schemas"]["SubscriptionOrderRef"][] | null;
+            /** @description How the subscription is paid; a free-form object whose fields are not shown in the source. */
+            payment_details: components["schemas"]["FreeFormObject"];
+            /**
+             * @description Payment method of the subscription, e.g. `bankcard`. Allowed values are not shown in the
+             *     source (the list filter `payment_method` accepts apple_pay, bankcard, google_pay, klarna,
+             *     link, paypal, twint).
+             */
+            payment_method: string | null;
+            shipping_address: components["schemas"]["ShippingAddress"] | null;
+            /** @description Code of the shipping method. */
+            shipping_code: string | null;
+            shipping_price: components["schemas"]["DecimalString"];
+            /**
+             * @description State of the subscription (spec §3). Its transitions are not shown in the source.
+             * @enum {string|null}
+             */
+            status: "active" | "past_due" | "canceled" | "retrying" | "paused" | null;
+            /** @description Total of the subscription, a decimal string (by the examples, what each renewal charges; what it covers is not shown in the source). */
+            total: components["schemas"]["DecimalString"];
+            user: components["schemas"]["User"] | null;
+        };
+        /** @description The fields of a subscribed product that every API version shares. */
+        SubscriptionLineBase: {
+            id: components["schemas"]["Id"];
+            metadata: components["schemas"]["FreeFormObject"];
+            /** @description Unit price of the line, a decimal string. */
+            price: components["schemas"]["DecimalString"];
+            quantity: components["schemas"]["Quantity"];
+        };
         /** @description A catalogue category of a product. */
         ProductCategory: {
             id: components["schemas"]["Id"];
@@ -286,94 +370,16 @@ export interface components {
             price_retail: components["schemas"]["DecimalString"];
         };
         /** @description One subscribed product of a subscription (version 2023-02-10 shape). */
-        SubscriptionLineV20230210: {
-            id: components["schemas"]["Id"];
-            metadata: components["schemas"]["FreeFormObject"];
-            /** @description Unit price of the line, a decimal string. */
-            price: components["schemas"]["DecimalString"];
+        SubscriptionLineV20230210: components["schemas"]["SubscriptionLineBase"] & {
             product: components["schemas"]["SubscriptionProductV20230210"] | null;
-            quantity: components["schemas"]["Quantity"];
             stockrecord: components["schemas"]["SubscriptionStockRecordV20230210"] | null;
         };
-        /** @description An order produced by the subscription and the billing cycle it belongs to. */
-        SubscriptionOrderRef: {
-            /** @description The billing cycle (renewal count) of the order (32-bit integer). */
-            billing_cycle: components["schemas"]["Quantity"];
-            /** @description The order number. */
-            order_number: string | null;
-        };
-        /** @description A customer's shipping address. */
-        ShippingAddress: components["schemas"]["BillingAddress"] & {
-            /** @description Delivery notes from the customer. */
-            notes: string | null;
-        };
-        /** @description A customer of the store. */
-        User: {
-            /** @description Whether the customer accepts marketing messages. */
-            accepts_marketing: boolean | null;
-            email: string | null;
-            first_name: string | null;
-            id: components["schemas"]["Id"];
-            /** @description IP address the customer was last seen from. */
-            ip: string | null;
-            /** @description Language code such as `en` (the code list is not shown in the source). */
-            language: string | null;
-            last_name: string | null;
-            phone_number: string | null;
-            /** @description Browser user agent the customer was last seen with. */
-            user_agent: string | null;
-        };
         /** @description A recurring subscription of a customer (version 2023-02-10 shape). */
-        SubscriptionV20230210: {
-            attribution: components["schemas"]["Attribution"] | null;
-            billing_address: components["schemas"]["BillingAddress"] | null;
-            /** @description Why the subscription was canceled. Allowed values are not shown in the source. */
-            cancel_reason: string | null;
-            /** @description Free-text cancellation reason given by the customer. */
-            cancel_reason_other_message: string | null;
-            currency: components["schemas"]["Currency"];
-            date_created: components["schemas"]["Timestamp"];
-            /** @description How often the subscription renews. Allowed values are not shown in the source. */
-            frequency: string | null;
-            id: components["schemas"]["Id"];
-            /** @description Unit of the renewal interval; known value `day`. Allowed values are not shown in the source. */
-            interval: string | null;
-            /** @description Number of `interval` units between renewals (32-bit). */
-            interval_count: components["schemas"]["Quantity"];
+        SubscriptionV20230210: components["schemas"]["SubscriptionBase"] & {
             /** @description Whether the taxes of the subscription are known. */
             is_tax_known: boolean | null;
-            /** @description Whether this is a test subscription. */
-            is_test: boolean | null;
             /** @description The subscribed products. */
             lines: components["schemas"]["SubscriptionLineV20230210"][] | null;
-            /** @description When the subscription renews next (ISO 8601 date-time, as every timestamp of the source). */
-            next_renewal_date: components["schemas"]["Timestamp"];
-            /** @description Number of lines (32-bit). */
-            num_lines: components["schemas"]["Quantity"];
-            /** @description Number of orders the subscription has produced (32-bit). */
-            num_orders: components["schemas"]["Quantity"];
-            /** @description The subscription's orders, one per billing cycle. */
-            orders: components["schemas"]["SubscriptionOrderRef"][] | null;
-            /** @description How the subscription is paid; a free-form object whose fields are not shown in the source. */
-            payment_details: components["schemas"]["FreeFormObject"];
-            /**
-             * @description Payment method of the subscription, e.g. `bankcard`. Allowed values are not shown in the
-             *     source (the list filter `payment_method` accepts apple_pay, bankcard, google_pay, klarna,
-             *     link, paypal, twint).
-             */
-            payment_method: string | null;
-            shipping_address: components["schemas"]["ShippingAddress"] | null;
-            /** @description Code of the shipping method. */
-            shipping_code: string | null;
-            shipping_price: components["schemas"]["DecimalString"];
-            /**
-             * @description State of the subscription (spec §3). Its transitions are not shown in the source.
-             * @enum {string|null}
-             */
-            status: "active" | "past_due" | "canceled" | "retrying" | "paused" | null;
-            /** @description Total of the subscription, a decimal string (by the examples, what each renewal charges; what it covers is not shown in the source). */
-            total: components["schemas"]["DecimalString"];
-            user: components["schemas"]["User"] | null;
         };
         /** @description One page of subscriptions (version 2023-02-10 shape). */
         SubscriptionPageV20230210: components["schemas"]["PageEnvelope"] & {
@@ -427,55 +433,6 @@ export interface components {
             /** @description The customer the gift card belongs to. */
             user: components["schemas"]["User"] | null;
         };
-        /** @description The amount restated in the store's reporting currency. */
-        AmountReportValues: {
-            amount: components["schemas"]["DecimalString"];
-            currency: components["schemas"]["Currency"];
-        };
-        /** @description A tax applied to a line or to shipping. */
-        TaxLine: {
-            amount: components["schemas"]["DecimalString"];
-            currency: components["schemas"]["Currency"];
-            /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
-            rate: number | null;
-            report_values: components["schemas"]["AmountReportValues"] | null;
-            /** @description Where the tax rate came from. Allowed values are not shown in the source. */
-            source: string | null;
-            /** @description Identifier of the tax rate. */
-            tax_id: number | null;
-            tax_title: string | null;
-        };
-        /** @description An order line (or part of one) covered by a fulfillment. */
-        OrderFulfillmentLineItem: {
-            currency: components["schemas"]["Currency"];
-            /** @description Quantity fulfilled, written as a string (as the source types it), e.g. `"1"`. */
-            fulfilled_quantity: components["schemas"]["DecimalString"];
-            /** @description The fulfillment service that handles the line. Allowed values are not shown in the source. */
-            fulfillment_service: string | null;
-            id: components["schemas"]["Id"];
-            is_gift_card: boolean | null;
-            /** @description Identifier of the order line. */
-            order_line_id: components["schemas"]["Id"];
-            price_excl_tax: components["schemas"]["DecimalString"];
-            /** @description Price excluding tax, before discounts. */
-            price_excl_tax_excl_discounts: components["schemas"]["DecimalString"];
-            price_incl_tax: components["schemas"]["DecimalString"];
-            /** @description Price including tax, before discounts. */
-            price_incl_tax_excl_discounts: components["schemas"]["DecimalString"];
-            /** @description Identifier of the product (an integer here). */
-            product_id: components["schemas"]["Id"];
-            /** @description URL of the product image (a string; its format is not shown in the source for this object). */
-            product_image: string | null;
-            product_title: string | null;
-            quantity: components["schemas"]["Quantity"];
-            requires_shipping: boolean | null;
-            /** @description Quantity that can still be returned. */
-            returnable_quantity: components["schemas"]["Quantity"];
-            /** @description Quantity already returned. */
-            returned_quantity: components["schemas"]["Quantity"];
-            sku: string | null;
-            tax_lines: components["schemas"]["TaxLine"][] | null;
-        };
         /** @description Postal address of a location. */
         LocationAddress: {
             /** @description Country code such as `DE` (the code list is not shown in the source). */
@@ -488,15 +445,14 @@ export interface components {
             postcode: string | null;
             state: string | null;
         };
-        /** @description A shipment of some or all of an order's lines. */
-        OrderFulfillment: {
+        /** @description The fields of a shipment of some or all of an order's lines, wherever it is listed. */
+        OrderFulfillmentBase: {
             created_at: components["schemas"]["Timestamp"];
             /** @description Delivery status of the shipment. Its shape is not shown in the source, so any JSON value is accepted. */
             delivery_status: components["schemas"]["AnyValue"];
             id: components["schemas"]["Id"];
             /** @description When the last tracking event happened. */
             last_event_date: components["schemas"]["Timestamp"];
-            line_items: components["schemas"]["OrderFulfillmentLineItem"][] | null;
             /** @description Identifier of the location the fulfillment ships from. */
             location_id: components["schemas"]["Id"];
             order_number: string | null;
@@ -517,6 +473,73 @@ export interface components {
             tracking_link: string | null;
             /** @description Tracking link(s), a URL string in the source despite the plural name. */
             tracking_links: components["schemas"]["Url"];
+        };
+        /** @description The amount restated in the store's reporting currency. */
+        AmountReportValues: {
+            amount: components["schemas"]["DecimalString"];
+            currency: components["schemas"]["Currency"];
+        };
+        /** @description The fields of a tax charged on an amount that both tax line shapes share. */
+        TaxLineBase: {
+            amount: components["schemas"]["DecimalString"];
+            currency: components["schemas"]["Currency"];
+            /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
+            rate: number | null;
+            report_values: components["schemas"]["AmountReportValues"] | null;
+            /** @description Where the tax rate came from. Allowed values are not shown in the source. */
+            source: string | null;
+            tax_title: string | null;
+        };
+        /** @description A tax applied to a line or to shipping. */
+        TaxLine: components["schemas"]["TaxLineBase"] & {
+            /** @description Identifier of the tax rate. */
+            tax_id: number | null;
+        };
+        /** @description The fields of an order line (or part of one) covered by a fulfillment, wherever it is listed. */
+        OrderFulfillmentLineItemBase: {
+            currency: components["schemas"]["Currency"];
+            /** @description Quantity fulfilled, written as a string (as the source types it), e.g. `"1"`. */
+            fulfilled_quantity: components["schemas"]["DecimalString"];
+            /** @description The fulfillment service that handles the line. Allowed values are not shown in the source. */
+            fulfillment_service: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Identifier of the order line. */
+            order_line_id: components["schemas"]["Id"];
+            price_excl_tax: components["schemas"]["DecimalString"];
+            price_incl_tax: components["schemas"]["DecimalString"];
+            /** @description Identifier of the product (an integer here). */
+            product_id: components["schemas"]["Id"];
+            /** @description URL of the product image (a string; its format is not shown in the source for this object). */
+            product_image: string | null;
+            product_title: string | null;
+            quantity: components["schemas"]["Quantity"];
+            requires_shipping: boolean | null;
+            /**
+             * @description Quantity that can still be returned. Its type is not shown in the source (spec §2 lists the
+             *     field without one; the sibling `fulfilled_quantity` is a string, `quantity` an integer), so any
+             *     JSON value is accepted. The examples show an integer.
+             */
+            returnable_quantity: components["schemas"]["AnyValue"];
+            /**
+             * @description Quantity already returned. Its type is not shown in the source (spec §2 lists the field
+             *     without one; the sibling `fulfilled_quantity` is a string, `quantity` an integer), so any JSON
+             *     value is accepted. The examples show an integer.
+             */
+            returned_quantity: components["schemas"]["AnyValue"];
+            sku: string | null;
+            tax_lines: components["schemas"]["TaxLine"][] | null;
+        };
+        /** @description An order line (or part of one) covered by a fulfillment. */
+        OrderFulfillmentLineItem: components["schemas"]["OrderFulfillmentLineItemBase"] & {
+            is_gift_card: boolean | null;
+            /** @description Price excluding tax, before discounts. */
+            price_excl_tax_excl_discounts: components["schemas"]["DecimalString"];
+            /** @description Price including tax, before discounts. */
+            price_incl_tax_excl_discounts: components["schemas"]["DecimalString"];
+        };
+        /** @description A shipment of some or all of an order's lines. */
+        OrderFulfillment: components["schemas"]["OrderFulfillmentBase"] & {
+            line_items: components["schemas"]["OrderFulfillmentLineItem"][] | null;
         };
         /** @description A stock location (warehouse, shop or fulfillment service location). */
         StockLocation: {
@@ -717,8 +740,8 @@ export interface components {
         /**
          * @description API version of the request. This operation is served by version `2023-02-10`, which is also
          *     its default. (The real header name carries the platform name in place of `Service`.)
-         *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-         *     documented behaviour in the README.
+         *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+         *     documents its own choice (docs/mock.md).
          * @example 2023-02-10
          */
         "ApiVersion-2023-02-10": "2023-02-10";
@@ -1177,8 +1200,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1207,8 +1230,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1241,8 +1264,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1277,8 +1300,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1313,8 +1336,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1354,8 +1377,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2023-02-10`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2023-02-10
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2023-02-10"];
@@ -1400,25 +1423,30 @@ export type BillingAddress = components['schemas']['BillingAddress'];
 export type Currency = components['schemas']['Currency'];
 export type Timestamp = components['schemas']['Timestamp'];
 export type Quantity = components['schemas']['Quantity'];
+export type SubscriptionOrderRef = components['schemas']['SubscriptionOrderRef'];
+export type ShippingAddress = components['schemas']['ShippingAddress'];
 export type DecimalString = components['schemas']['DecimalString'];
+export type User = components['schemas']['User'];
+export type SubscriptionBase = components['schemas']['SubscriptionBase'];
+export type SubscriptionLineBase = components['schemas']['SubscriptionLineBase'];
 export type ProductCategory = components['schemas']['ProductCategory'];
 export type ProductImage = components['schemas']['ProductImage'];
 export type SubscriptionProductV20230210 = components['schemas']['SubscriptionProductV20230210'];
 export type StockCounter = components['schemas']['StockCounter'];
 export type SubscriptionStockRecordV20230210 = components['schemas']['SubscriptionStockRecordV20230210'];
 export type SubscriptionLineV20230210 = components['schemas']['SubscriptionLineV20230210'];
-export type SubscriptionOrderRef = components['schemas']['SubscriptionOrderRef'];
-export type ShippingAddress = components['schemas']['ShippingAddress'];
-export type User = components['schemas']['User'];
 export type SubscriptionV20230210 = components['schemas']['SubscriptionV20230210'];
 export type SubscriptionPageV20230210 = components['schemas']['SubscriptionPageV20230210'];
 export type AnyValue = components['schemas']['AnyValue'];
 export type GiftCardCreateRequest = components['schemas']['GiftCardCreateRequest'];
 export type GiftCard = components['schemas']['GiftCard'];
-export type AmountReportValues = components['schemas']['AmountReportValues'];
-export type TaxLine = components['schemas']['TaxLine'];
-export type OrderFulfillmentLineItem = components['schemas']['OrderFulfillmentLineItem'];
 export type LocationAddress = components['schemas']['LocationAddress'];
+export type OrderFulfillmentBase = components['schemas']['OrderFulfillmentBase'];
+export type AmountReportValues = components['schemas']['AmountReportValues'];
+export type TaxLineBase = components['schemas']['TaxLineBase'];
+export type TaxLine = components['schemas']['TaxLine'];
+export type OrderFulfillmentLineItemBase = components['schemas']['OrderFulfillmentLineItemBase'];
+export type OrderFulfillmentLineItem = components['schemas']['OrderFulfillmentLineItem'];
 export type OrderFulfillment = components['schemas']['OrderFulfillment'];
 export type StockLocation = components['schemas']['StockLocation'];
 export type StockRecord = components['schemas']['StockRecord'];

@@ -394,31 +394,6 @@ export interface components {
          * @example 2
          */
         Quantity: number | null;
-        /**
-         * @description A money amount or decimal quantity written as a decimal string, e.g. `"49.90"`.
-         * @example 49.90
-         */
-        DecimalString: string | null;
-        /** @description One subscribed product of a subscription. */
-        SubscriptionLine: {
-            id: components["schemas"]["Id"];
-            metadata: components["schemas"]["FreeFormObject"];
-            /** @description Unit price of the line, a decimal string. */
-            price: components["schemas"]["DecimalString"];
-            /** @description Identifier of the product (integer). */
-            product_id: components["schemas"]["Id"];
-            /** @description URL of the product image. */
-            product_image: components["schemas"]["Url"];
-            product_title: string | null;
-            /** @description URL of the product on the storefront. */
-            product_url: components["schemas"]["Url"];
-            quantity: components["schemas"]["Quantity"];
-            /** @description Stock keeping unit of the variant. */
-            sku: string | null;
-            /** @description Identifier of the product variant (integer). */
-            variant_id: components["schemas"]["Id"];
-            variant_title: string | null;
-        };
         /** @description An order produced by the subscription and the billing cycle it belongs to. */
         SubscriptionOrderRef: {
             /** @description The billing cycle (renewal count) of the order (32-bit integer). */
@@ -431,6 +406,11 @@ export interface components {
             /** @description Delivery notes from the customer. */
             notes: string | null;
         };
+        /**
+         * @description A money amount or decimal quantity written as a decimal string, e.g. `"49.90"`.
+         * @example 49.90
+         */
+        DecimalString: string | null;
         /** @description A customer of the store. */
         User: {
             /** @description Whether the customer accepts marketing messages. */
@@ -447,8 +427,8 @@ export interface components {
             /** @description Browser user agent the customer was last seen with. */
             user_agent: string | null;
         };
-        /** @description A recurring subscription of a customer (version 2024-04-01 shape). */
-        Subscription: {
+        /** @description The fields of a recurring subscription that every API version shares. */
+        SubscriptionBase: {
             attribution: components["schemas"]["Attribution"] | null;
             billing_address: components["schemas"]["BillingAddress"] | null;
             /** @description Why the subscription was canceled. Allowed values are not shown in the source. */
@@ -466,8 +446,6 @@ export interface components {
             interval_count: components["schemas"]["Quantity"];
             /** @description Whether this is a test subscription. */
             is_test: boolean | null;
-            /** @description The subscribed products. */
-            lines: components["schemas"]["SubscriptionLine"][] | null;
             /** @description When the subscription renews next (ISO 8601 date-time, as every timestamp of the source). */
             next_renewal_date: components["schemas"]["Timestamp"];
             /** @description Number of lines (32-bit). */
@@ -496,6 +474,34 @@ export interface components {
             /** @description Total of the subscription, a decimal string (by the examples, what each renewal charges; what it covers is not shown in the source). */
             total: components["schemas"]["DecimalString"];
             user: components["schemas"]["User"] | null;
+        };
+        /** @description The fields of a subscribed product that every API version shares. */
+        SubscriptionLineBase: {
+            id: components["schemas"]["Id"];
+            metadata: components["schemas"]["FreeFormObject"];
+            /** @description Unit price of the line, a decimal string. */
+            price: components["schemas"]["DecimalString"];
+            quantity: components["schemas"]["Quantity"];
+        };
+        /** @description One subscribed product of a subscription. */
+        SubscriptionLine: components["schemas"]["SubscriptionLineBase"] & {
+            /** @description Identifier of the product (integer). */
+            product_id: components["schemas"]["Id"];
+            /** @description URL of the product image. */
+            product_image: components["schemas"]["Url"];
+            product_title: string | null;
+            /** @description URL of the product on the storefront. */
+            product_url: components["schemas"]["Url"];
+            /** @description Stock keeping unit of the variant. */
+            sku: string | null;
+            /** @description Identifier of the product variant (integer). */
+            variant_id: components["schemas"]["Id"];
+            variant_title: string | null;
+        };
+        /** @description A recurring subscription of a customer (version 2024-04-01 shape). */
+        Subscription: components["schemas"]["SubscriptionBase"] & {
+            /** @description The subscribed products. */
+            lines: components["schemas"]["SubscriptionLine"][] | null;
         };
         /** @description One page of subscriptions (version 2024-04-01 shape). */
         SubscriptionPage: components["schemas"]["PageEnvelope"] & {
@@ -617,8 +623,8 @@ export interface components {
             /** @description Free-text explanation of the hold. */
             reason_message: string | null;
         };
-        /** @description A tax applied to a line or to shipping. */
-        TaxLine: {
+        /** @description The fields of a tax charged on an amount that both tax line shapes share. */
+        TaxLineBase: {
             amount: components["schemas"]["DecimalString"];
             currency: components["schemas"]["Currency"];
             /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
@@ -626,9 +632,12 @@ export interface components {
             report_values: components["schemas"]["AmountReportValues"] | null;
             /** @description Where the tax rate came from. Allowed values are not shown in the source. */
             source: string | null;
+            tax_title: string | null;
+        };
+        /** @description A tax applied to a line or to shipping. */
+        TaxLine: components["schemas"]["TaxLineBase"] & {
             /** @description Identifier of the tax rate. */
             tax_id: number | null;
-            tax_title: string | null;
         };
         /** @description A line of a fulfillment order. */
         FulfillmentOrderLineItem: {
@@ -872,42 +881,14 @@ export interface components {
             /** @description Payment details for the charge. Its shape is not shown in the source, so any JSON value is accepted. */
             payment_details?: components["schemas"]["AnyValue"];
         };
-        /** @description An order line (or part of one) covered by a fulfillment, as listed inside an order. */
-        OrderFulfillmentInOrderLineItem: {
-            currency: components["schemas"]["Currency"];
-            /** @description Quantity fulfilled, written as a string (as the source types it), e.g. `"1"`. */
-            fulfilled_quantity: components["schemas"]["DecimalString"];
-            /** @description The fulfillment service that handles the line. Allowed values are not shown in the source. */
-            fulfillment_service: string | null;
-            id: components["schemas"]["Id"];
-            /** @description Identifier of the order line. */
-            order_line_id: components["schemas"]["Id"];
-            price_excl_tax: components["schemas"]["DecimalString"];
-            price_incl_tax: components["schemas"]["DecimalString"];
-            /** @description Identifier of the product (an integer here). */
-            product_id: components["schemas"]["Id"];
-            /** @description URL of the product image (a string; its format is not shown in the source for this object). */
-            product_image: string | null;
-            product_title: string | null;
-            quantity: components["schemas"]["Quantity"];
-            requires_shipping: boolean | null;
-            /** @description Quantity that can still be returned. */
-            returnable_quantity: components["schemas"]["Quantity"];
-            /** @description Quantity already returned. */
-            returned_quantity: components["schemas"]["Quantity"];
-            sku: string | null;
-            tax_lines: components["schemas"]["TaxLine"][] | null;
-            total_discount: components["schemas"]["DecimalString"];
-        };
-        /** @description A shipment of some or all of an order's lines, as listed inside an order. */
-        OrderFulfillmentInOrder: {
+        /** @description The fields of a shipment of some or all of an order's lines, wherever it is listed. */
+        OrderFulfillmentBase: {
             created_at: components["schemas"]["Timestamp"];
             /** @description Delivery status of the shipment. Its shape is not shown in the source, so any JSON value is accepted. */
             delivery_status: components["schemas"]["AnyValue"];
             id: components["schemas"]["Id"];
             /** @description When the last tracking event happened. */
             last_event_date: components["schemas"]["Timestamp"];
-            line_items: components["schemas"]["OrderFulfillmentInOrderLineItem"][] | null;
             /** @description Identifier of the location the fulfillment ships from. */
             location_id: components["schemas"]["Id"];
             order_number: string | null;
@@ -928,6 +909,48 @@ export interface components {
             tracking_link: string | null;
             /** @description Tracking link(s), a URL string in the source despite the plural name. */
             tracking_links: components["schemas"]["Url"];
+        };
+        /** @description The fields of an order line (or part of one) covered by a fulfillment, wherever it is listed. */
+        OrderFulfillmentLineItemBase: {
+            currency: components["schemas"]["Currency"];
+            /** @description Quantity fulfilled, written as a string (as the source types it), e.g. `"1"`. */
+            fulfilled_quantity: components["schemas"]["DecimalString"];
+            /** @description The fulfillment service that handles the line. Allowed values are not shown in the source. */
+            fulfillment_service: string | null;
+            id: components["schemas"]["Id"];
+            /** @description Identifier of the order line. */
+            order_line_id: components["schemas"]["Id"];
+            price_excl_tax: components["schemas"]["DecimalString"];
+            price_incl_tax: components["schemas"]["DecimalString"];
+            /** @description Identifier of the product (an integer here). */
+            product_id: components["schemas"]["Id"];
+            /** @description URL of the product image (a string; its format is not shown in the source for this object). */
+            product_image: string | null;
+            product_title: string | null;
+            quantity: components["schemas"]["Quantity"];
+            requires_shipping: boolean | null;
+            /**
+             * @description Quantity that can still be returned. Its type is not shown in the source (spec §2 lists the
+             *     field without one; the sibling `fulfilled_quantity` is a string, `quantity` an integer), so any
+             *     JSON value is accepted. The examples show an integer.
+             */
+            returnable_quantity: components["schemas"]["AnyValue"];
+            /**
+             * @description Quantity already returned. Its type is not shown in the source (spec §2 lists the field
+             *     without one; the sibling `fulfilled_quantity` is a string, `quantity` an integer), so any JSON
+             *     value is accepted. The examples show an integer.
+             */
+            returned_quantity: components["schemas"]["AnyValue"];
+            sku: string | null;
+            tax_lines: components["schemas"]["TaxLine"][] | null;
+        };
+        /** @description An order line (or part of one) covered by a fulfillment, as listed inside an order. */
+        OrderFulfillmentInOrderLineItem: components["schemas"]["OrderFulfillmentLineItemBase"] & {
+            total_discount: components["schemas"]["DecimalString"];
+        };
+        /** @description A shipment of some or all of an order's lines, as listed inside an order. */
+        OrderFulfillmentInOrder: components["schemas"]["OrderFulfillmentBase"] & {
+            line_items: components["schemas"]["OrderFulfillmentInOrderLineItem"][] | null;
         };
         /** @description The line's amounts restated in the store's reporting currency. */
         OrderLineReportValues: {
@@ -1023,11 +1046,11 @@ export interface components {
         /** @description A payment transaction, in the compact form used inside orders and refunds. */
         TransactionCompact: {
             amount: components["schemas"]["DecimalString"];
-            /** @description Authorization code from the payment gateway. */
+            /** @description Authorization code returned by the payment gateway. */
             auth_code: string | null;
             currency: components["schemas"]["Currency"];
             date_created: components["schemas"]["Timestamp"];
-            /** @description Identifier of the transaction at the payment gateway. */
+            /** @description Identifier of the transaction at the payment gateway. Its type is not shown in the source; the contract reads it as a string. */
             external_id: string | null;
             id: components["schemas"]["Id"];
             is_disputed: boolean | null;
@@ -1043,7 +1066,7 @@ export interface components {
             /** @description Payment method of the transaction, e.g. `bankcard`. Allowed values are not shown in the source. */
             payment_method: string | null;
             report_values: components["schemas"]["AmountReportValues"] | null;
-            /** @description Response code of the payment gateway. */
+            /** @description Response code of the payment gateway (integer). Its values are not shown in the source. */
             response_code: number | null;
             /** @description Text shown on the customer's bank statement. */
             statement_descriptor: string | null;
@@ -1091,16 +1114,8 @@ export interface components {
             total_incl_tax: components["schemas"]["DecimalString"];
         };
         /** @description A tax summed over the whole order. */
-        OrderTaxLine: {
-            amount: components["schemas"]["DecimalString"];
-            currency: components["schemas"]["Currency"];
+        OrderTaxLine: components["schemas"]["TaxLineBase"] & {
             id: components["schemas"]["Id"];
-            /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
-            rate: number | null;
-            report_values: components["schemas"]["AmountReportValues"] | null;
-            /** @description Where the tax rate came from. Allowed values are not shown in the source. */
-            source: string | null;
-            tax_title: string | null;
         };
         /** @description A discount granted by a voucher code. */
         VoucherDiscount: {
@@ -1273,8 +1288,8 @@ export interface components {
         /**
          * @description API version of the request. This operation is served by version `2024-04-01`, which is also
          *     its default. (The real header name carries the platform name in place of `Service`.)
-         *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-         *     documented behaviour in the README.
+         *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+         *     documents its own choice (docs/mock.md).
          * @example 2024-04-01
          */
         "ApiVersion-2024-04-01": "2024-04-01";
@@ -1733,8 +1748,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -1763,8 +1778,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -1799,8 +1814,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -1846,8 +1861,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -1959,8 +1974,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -1989,8 +2004,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2029,8 +2044,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2069,8 +2084,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2135,8 +2150,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2165,8 +2180,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2205,8 +2220,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2245,8 +2260,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2275,8 +2290,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `2024-04-01`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example 2024-04-01
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-2024-04-01"];
@@ -2321,11 +2336,13 @@ export type BillingAddress = components['schemas']['BillingAddress'];
 export type Currency = components['schemas']['Currency'];
 export type Timestamp = components['schemas']['Timestamp'];
 export type Quantity = components['schemas']['Quantity'];
-export type DecimalString = components['schemas']['DecimalString'];
-export type SubscriptionLine = components['schemas']['SubscriptionLine'];
 export type SubscriptionOrderRef = components['schemas']['SubscriptionOrderRef'];
 export type ShippingAddress = components['schemas']['ShippingAddress'];
+export type DecimalString = components['schemas']['DecimalString'];
 export type User = components['schemas']['User'];
+export type SubscriptionBase = components['schemas']['SubscriptionBase'];
+export type SubscriptionLineBase = components['schemas']['SubscriptionLineBase'];
+export type SubscriptionLine = components['schemas']['SubscriptionLine'];
 export type Subscription = components['schemas']['Subscription'];
 export type SubscriptionPage = components['schemas']['SubscriptionPage'];
 export type AnyValue = components['schemas']['AnyValue'];
@@ -2338,6 +2355,7 @@ export type TransactionPage = components['schemas']['TransactionPage'];
 export type LocationAddress = components['schemas']['LocationAddress'];
 export type StockLocation = components['schemas']['StockLocation'];
 export type FulfillmentHold = components['schemas']['FulfillmentHold'];
+export type TaxLineBase = components['schemas']['TaxLineBase'];
 export type TaxLine = components['schemas']['TaxLine'];
 export type FulfillmentOrderLineItem = components['schemas']['FulfillmentOrderLineItem'];
 export type MerchantRequest = components['schemas']['MerchantRequest'];
@@ -2354,6 +2372,8 @@ export type TicketAttachment = components['schemas']['TicketAttachment'];
 export type TicketComment = components['schemas']['TicketComment'];
 export type Ticket = components['schemas']['Ticket'];
 export type OrderAddLineItemsRequest = components['schemas']['OrderAddLineItemsRequest'];
+export type OrderFulfillmentBase = components['schemas']['OrderFulfillmentBase'];
+export type OrderFulfillmentLineItemBase = components['schemas']['OrderFulfillmentLineItemBase'];
 export type OrderFulfillmentInOrderLineItem = components['schemas']['OrderFulfillmentInOrderLineItem'];
 export type OrderFulfillmentInOrder = components['schemas']['OrderFulfillmentInOrder'];
 export type OrderLineReportValues = components['schemas']['OrderLineReportValues'];

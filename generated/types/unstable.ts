@@ -125,8 +125,8 @@ export interface components {
         /**
          * @description API version of the request. This operation is served by version `unstable`, which is also
          *     its default. (The real header name carries the platform name in place of `Service`.)
-         *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-         *     documented behaviour in the README.
+         *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+         *     documents its own choice (docs/mock.md).
          * @example unstable
          */
         "ApiVersion-unstable": "unstable";
@@ -144,8 +144,8 @@ export interface operations {
                 /**
                  * @description API version of the request. This operation is served by version `unstable`, which is also
                  *     its default. (The real header name carries the platform name in place of `Service`.)
-                 *     Behaviour when the header is absent or unlisted is not shown in the source; see the mock's
-                 *     documented behaviour in the README.
+                 *     Behaviour when the header is absent or unlisted is not shown in the source; the package's mock
+                 *     documents its own choice (docs/mock.md).
                  * @example unstable
                  */
                 "X-Service-API-Version": components["parameters"]["ApiVersion-unstable"];

@@ -11,8 +11,8 @@
  * Usage: tsx scripts/bench/docs.ts [--runs N]
  */
 import { parseArgs } from 'node:util';
-import { launchBrowser } from '../../test/helpers/browser.ts';
 import { startMock } from '../../src/mock/index.ts';
+import { launchBrowser } from '../../test/helpers/browser.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
 const RUNS = Number(values.runs);

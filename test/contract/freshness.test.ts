@@ -1,10 +1,11 @@
-// The committed generated/ files equal a fresh build: CI fails on drift, naming the stale file.
+// The committed generated/ files and the operation table equal a fresh build: CI fails on drift,
+// naming the stale file.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/bundles.ts';
 import { expectCommittedEqualsFresh } from '../helpers/freshness.ts';
 
@@ -20,4 +21,12 @@ afterAll(() => rm(fresh, { recursive: true, force: true }));
 describe.each(['openapi', 'types'])('generated/%s', (folder) => {
   it('equals a fresh `npm run build`', () =>
     expectCommittedEqualsFresh(join(fresh, folder), `generated/${folder}`, 'npm run build'));
+});
+
+it('src/contract/operations.generated.ts equals a fresh `npm run build`', async () => {
+  const [want, got] = await Promise.all([
+    readFile(join(fresh, 'operations.generated.ts'), 'utf8'),
+    readFile(join(ROOT, 'src', 'contract', 'operations.generated.ts'), 'utf8'),
+  ]);
+  expect(got === want, 'src/contract/operations.generated.ts is stale: run `npm run build` and commit it').toBe(true);
 });

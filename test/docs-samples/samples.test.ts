@@ -1,0 +1,168 @@
+// Every TypeScript sample of README.md and docs/*.md compiles, the way a user of the package would
+// compile it: each ```ts block becomes a module of a scratch project where `@store-admin/contract`
+// resolves to this repo (its package exports mapped to the sources: `.` -> src/client, `./mock` ->
+// src/mock, `./types/*` -> generated/types, `./openapi/*.json` -> generated/openapi), and the
+// TypeScript compiler checks them under each module setting the README claims. A failure names the
+// Markdown file and line. New docs pages are picked up on their own.
+//
+// A block that is deliberately not TypeScript a user would write is marked ```ts nocheck; use
+// `declare const token: string;` (and the like) in a sample for what it assumes.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/bundles.ts';
+
+interface Sample {
+  /** Markdown file, relative to the repo root. */
+  file: string;
+  /** Line of the first code line of the block in that file (1-based). */
+  line: number;
+  code: string;
+}
+
+/** The ```ts / ```typescript blocks of a Markdown text, except those marked `nocheck`. */
+function extractSamples(file: string, markdown: string): Sample[] {
+  const samples: Sample[] = [];
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)(`{3,}|~{3,})\s*(ts|typescript)\b(.*)$/.exec(lines[i] ?? '');
+    if (!open) continue;
+    const [, indent = '', fence = '```', , info = ''] = open;
+    const body: string[] = [];
+    let j = i + 1;
+    while (j < lines.length && !(lines[j] ?? '').trimStart().startsWith(fence)) {
+      body.push((lines[j] ?? '').startsWith(indent) ? (lines[j] ?? '').slice(indent.length) : (lines[j] ?? ''));
+      j++;
+    }
+    if (!/\bnocheck\b/.test(info)) samples.push({ file, line: i + 2, code: body.join('\n') });
+    i = j;
+  }
+  return samples;
+}
+
+/** README.md and every docs/*.md, whoever wrote them. */
+function markdownFiles(): string[] {
+  const docs = join(ROOT, 'docs');
+  let pages: string[] = [];
+  try {
+    pages = readdirSync(docs)
+      .filter((name) => name.endsWith('.md'))
+      .sort()
+      .map((name) => join(docs, name));
+  } catch {
+    // no docs/ folder
+  }
+  return [join(ROOT, 'README.md'), ...pages];
+}
+
+const samples = markdownFiles().flatMap((path) => extractSamples(relative(ROOT, path), readFileSync(path, 'utf8')));
+
+/** The module settings the README claims the package works with. */
+const SETTINGS: { name: string; options: ts.CompilerOptions }[] = [
+  { name: 'nodenext', options: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext } },
+  {
+    name: 'esnext + bundler',
+    options: { module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler },
+  },
+];
+
+const scratch = mkdtempSync(join(tmpdir(), 'docs-samples-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+// Samples are ES modules (top-level await, `import`), as in a `"type": "module"` package.
+writeFileSync(join(scratch, 'package.json'), '{ "type": "module" }\n');
+
+/** One module per sample; returns sample file name -> sample. */
+function writeSamples(list: Sample[], dir: string): Map<string, Sample> {
+  mkdirSync(dir, { recursive: true });
+  const byFile = new Map<string, Sample>();
+  list.forEach((sample, i) => {
+    const name = join(dir, `sample-${String(i).padStart(3, '0')}.ts`);
+    // `export {}` keeps every sample a module of its own, even one without imports.
+    writeFileSync(name, `${sample.code}\nexport {};\n`);
+    byFile.set(name, sample);
+  });
+  return byFile;
+}
+
+/** Type-checks the samples under one module setting; one message per error, `file:line (setting): …`. */
+function check(list: Sample[], setting: (typeof SETTINGS)[number], dir: string): Map<Sample, string[]> {
+  const byFile = writeSamples(list, dir);
+  const options: ts.CompilerOptions = {
+    ...setting.options,
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    resolveJsonModule: true,
+    // The package's sources import each other with `.ts` extensions (its build rewrites them).
+    allowImportingTsExtensions: true,
+    types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules', '@types')],
+    baseUrl: ROOT,
+    paths: {
+      '@store-admin/contract': ['src/client/index.ts'],
+      '@store-admin/contract/mock': ['src/mock/index.ts'],
+      '@store-admin/contract/types/*': ['generated/types/*.ts'],
+      '@store-admin/contract/openapi/*': ['generated/openapi/*'],
+    },
+  };
+  const program = ts.createProgram([...byFile.keys()], options);
+  const found = new Map<Sample, string[]>(list.map((sample) => [sample, []]));
+  const global = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()];
+  for (const diagnostic of [...global, ...ts.getPreEmitDiagnostics(program)]) {
+    const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
+    const sample = diagnostic.file ? byFile.get(diagnostic.file.fileName) : undefined;
+    if (sample && diagnostic.file && diagnostic.start !== undefined) {
+      const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+      found.get(sample)?.push(`${sample.file}:${sample.line + line} (${setting.name}): TS${diagnostic.code} ${text}`);
+    } else {
+      // Not in a sample (an option, or a package file the samples reach): every sample reports it.
+      const where = diagnostic.file ? relative(ROOT, diagnostic.file.fileName) : 'options';
+      for (const messages of found.values()) messages.push(`${where} (${setting.name}): TS${diagnostic.code} ${text}`);
+    }
+  }
+  return found;
+}
+
+describe('code samples of README.md and docs/*.md', () => {
+  it('are found (README.md has some)', () => {
+    expect(samples.filter((s) => s.file === 'README.md').length).toBeGreaterThan(0);
+  });
+
+  describe.each(SETTINGS)('under $name', (setting) => {
+    const results = check(samples, setting, join(scratch, setting.name.replace(/\W+/g, '-')));
+    it.each(samples.map((sample) => [`${sample.file}:${sample.line}`, sample] as const))(
+      '%s type-checks',
+      (_, sample) => {
+        expect(results.get(sample)).toEqual([]);
+      },
+    );
+  });
+
+  it('a failing sample is reported with its file and line (negative control)', () => {
+    const markdown = [
+      '# Page',
+      '',
+      '```ts',
+      "import { unwrap } from '@store-admin/contract';",
+      '',
+      'const n: number = unwrap;',
+      '```',
+    ].join('\n');
+    const [sample] = extractSamples('docs/example.md', markdown);
+    expect(sample?.line).toBe(4);
+    const [setting] = SETTINGS;
+    if (!sample || !setting) throw new Error('no sample');
+    const messages = check([sample], setting, join(scratch, 'negative')).get(sample) ?? [];
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatch(/^docs\/example\.md:6 \(nodenext\): TS2322 /);
+  });
+
+  it('skips a block marked nocheck, and only that one', () => {
+    const markdown = ['```ts nocheck', 'not: typescript', '```', '```typescript', 'const a = 1;', '```'].join('\n');
+    expect(extractSamples('x.md', markdown).map((s) => s.code)).toEqual(['const a = 1;']);
+  });
+});
