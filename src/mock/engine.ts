@@ -404,7 +404,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
               415,
               PROBLEM_TYPES.invalid,
               'Unsupported media type',
-              message,
+              `header.Content-Type: ${message}`,
               [{ field: 'header.Content-Type', rule: 'content-type', message, location: ['header', 'Content-Type'] }],
               context,
             ),

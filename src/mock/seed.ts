@@ -15,7 +15,7 @@
  * | giftCards         | 1..40              | POST /gift-cards/ adds 41, 42...                        |
  * | metadata          | 1..40              |                                                         |
  * | pages             | 1..40              |                                                         |
- * | locations         | 1..4               | where fulfillment orders are assigned and stock is held |
+ * | locations         | 12, 14, 31, 40     | where fulfillment orders are assigned and stock is held |
  */
 import { type Bundle, deref, type Json } from '../contract/index.ts';
 import { createPrng, type Prng } from './prng.ts';
@@ -183,16 +183,20 @@ function person(prng: Prng, template: Rec, id: number): Rec {
   };
 }
 
-function location(template: Rec, id: number): Rec {
+/** Location ids: those of the contract's examples (12 Hamburg, 14 Munich, 31 Leipzig) and 40. */
+export const LOCATION_IDS = [12, 14, 31, 40];
+
+function location(template: Rec, index: number): Rec {
+  const id = LOCATION_IDS[index] as number;
   const names = ['Hamburg warehouse', 'Munich store', 'ParcelPartner Leipzig', 'Vienna store'];
   const cities = ['Hamburg', 'München', 'Leipzig', 'Wien'];
   const out = clone(template);
   out.id = id;
-  out.name = names[(id - 1) % names.length];
-  out.accept_return = id % 2 === 1;
+  out.name = names[index % names.length];
+  out.accept_return = index % 2 === 0;
   if (out.address) {
-    out.address.line3 = cities[(id - 1) % cities.length];
-    out.address.postcode = String(10000 + id * 1111);
+    out.address.line3 = cities[index % cities.length];
+    out.address.postcode = String(10000 + (index + 1) * 1111);
   }
   return out;
 }
@@ -279,7 +283,7 @@ export function generateStore(bundles: Bundle[], options: SeedOptions): StoreDat
   const prng = createPrng(options.seed);
   const t = templatesOf(bundles);
   const locationTemplate = t.fulfillmentOrder.assigned_location;
-  const locations = [1, 2, 3, 4].map((id) => location(locationTemplate, id));
+  const locations = LOCATION_IDS.map((_, index) => location(locationTemplate, index));
   const userTemplate = t.subscription.user;
   const users = Array.from({ length: 30 }, (_, i) => person(prng, userTemplate, i + 1));
 
