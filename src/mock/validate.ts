@@ -7,6 +7,7 @@
  * (`1e999` parses as Infinity), anywhere in the body and in integer path parameters.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { type Bundle, type BundleOperation, deref, type Json } from '../contract/index.ts';
 import { ajvWithBundle, formatField, type Violation } from '../validation/index.ts';
 
@@ -119,7 +120,25 @@ function coerce(kind: string | undefined, text: string): unknown {
 
 export function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValidator> {
   const id = `mock-${bundle.version}`;
-  const ajv = ajvWithBundle(bundle.document, id);
+  // Compiled on first use (per bundle, per operation): start-up stays fast, memory holds only the
+  // validators of the operations called.
+  let shared: Ajv2020 | undefined;
+  const ajv = {
+    compile: (schema: object): ValidateFunction => {
+      shared ??= ajvWithBundle(bundle.document, id);
+      return shared.compile(schema);
+    },
+  };
+  const lazy = (schema: () => object): ValidateFunction => {
+    let compiled: ValidateFunction | undefined;
+    const validate = ((data: unknown) => {
+      compiled ??= ajv.compile(schema());
+      const ok = compiled(data);
+      validate.errors = compiled.errors;
+      return ok;
+    }) as ValidateFunction;
+    return validate;
+  };
   const { document } = bundle;
   const out = new Map<BundleOperation, OperationValidator>();
   for (const operation of bundle.operations) {
@@ -138,17 +157,17 @@ export function compileValidators(bundle: Bundle): Map<BundleOperation, Operatio
       properties: Object.fromEntries(queryDefs.map((p) => [p.name, rebase(p.schema ?? {}, id)])),
       required: queryDefs.filter((p) => p.required).map((p) => p.name),
     };
-    const validateQuery: ValidateFunction = ajv.compile(querySchema);
+    const validateQuery: ValidateFunction = lazy(() => querySchema);
     const pathSchema = {
       type: 'object',
       properties: Object.fromEntries(
         params.filter((p) => p?.in === 'path').map((p) => [p.name, rebase(p.schema ?? {}, id)]),
       ),
     };
-    const validatePath: ValidateFunction = ajv.compile(pathSchema);
+    const validatePath: ValidateFunction = lazy(() => pathSchema);
     const requestBody = deref(document, operation.operation.requestBody);
     const bodySchema = requestBody?.content?.['application/json']?.schema;
-    const validateBody: ValidateFunction | undefined = bodySchema ? ajv.compile(rebase(bodySchema, id)) : undefined;
+    const validateBody: ValidateFunction | undefined = bodySchema ? lazy(() => rebase(bodySchema, id)) : undefined;
     const resolvedBody = bodySchema ? deref(document, bodySchema) : undefined;
     const responseSchema = deref(document, operation.operation.responses?.['200'])?.content?.['application/json']
       ?.schema;
