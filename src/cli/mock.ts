@@ -89,6 +89,20 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
     throw new UsageError('--data, --shared-state and --page-size apply to the data-backed mock, not to --static.');
   }
 
+  // Signal handlers first: under tsx the parent process learns asynchronously that the child
+  // handles SIGINT/SIGTERM; installing them before the (slow) start leaves it time to.
+  let started: { close(): Promise<void> } | undefined;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return; // tsx may relay the same Ctrl-C a second time
+    stopping = true;
+    await started?.close();
+    console.log(`Mock stopped (${signal}).`);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
   const mock = await startMock({
     host,
     port,
@@ -109,6 +123,7 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
     throw new CommandError(`The mock could not start: ${error.message}`);
   });
 
+  started = mock;
   console.log(`Store admin API mock listening on ${mock.url}`);
   console.log(
     `  versions: ${mock.versions.join(', ')} (header ${VERSION_HEADER}; without it, each endpoint's newest version)`,
@@ -121,15 +136,4 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
   console.log(`  ${mock.operations} operations, ${serving}; any "Authorization: Bearer <token>" is accepted`);
   if (!isStatic) console.log('  POST /__mock/reset resets the state of the token sent (all states without a token)');
   console.log('  press Ctrl-C to stop');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return; // tsx may relay the same Ctrl-C a second time
-    stopping = true;
-    await mock.close();
-    console.log(`Mock stopped (${signal}).`);
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }

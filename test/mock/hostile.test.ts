@@ -6,6 +6,7 @@
  */
 import { connect } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
+import { startMock } from '../../src/mock/index.ts';
 import { call } from './http.ts';
 
 function rawHttp(request: string | Buffer): Promise<string> {
@@ -67,6 +68,24 @@ describe('bounded bodies', () => {
       Buffer.concat([Buffer.from(`${head}${big.length.toString(16)}\r\n`), big, Buffer.from('\r\n0\r\n\r\n')]),
     );
     expect(answer).toMatch(/^HTTP\/1\.1 413/);
+  });
+});
+
+describe('the cap on bytes buffered across connections', () => {
+  it('answers 503 problem details beyond it, and serves again once the bytes are released', async () => {
+    const mock = await startMock({ port: 0, maxBufferedBytes: 4096 });
+    try {
+      const big = await call('PUT', '/pages/1/', {
+        baseUrl: mock.url,
+        body: { title: 'x', content: 'y'.repeat(10_000) },
+      });
+      expect(big.status).toBe(503);
+      expect(big.headers.get('content-type')).toBe('application/problem+json');
+      const small = await call('PUT', '/pages/1/', { baseUrl: mock.url, body: { title: 'x' } });
+      expect(small.status).toBe(200);
+    } finally {
+      await mock.close();
+    }
   });
 });
 
