@@ -1,7 +1,9 @@
 /**
  * The mock's mutable state: the store's collections (./seed.ts) with an index per collection by
- * key. One seeded state is shared read-only; a bearer token's first write copies it (copy-on-write)
- * unless the mock runs with one shared state.
+ * key. One seeded state is shared read-only; a token's state starts as a copy sharing every
+ * collection with it, and a collection is copied (its array and index, not its records) the first
+ * time that state writes to it. Records are never changed in place: a write puts new objects (the
+ * engine hands actions a deep copy of the record they change), so sharing them is safe.
  */
 import type { Rec, StoreData } from './seed.ts';
 
@@ -13,13 +15,21 @@ export const sortKey = (collection: string, record: Rec): number => Number(recor
 
 export class State {
   readonly data: StoreData;
-  private readonly indexes = new Map<string, Map<string, Rec>>();
-  constructor(data: StoreData) {
+  private readonly indexes: Map<string, Map<string, Rec>>;
+  /** Collections this state may change (the others are shared with the state it was copied from). */
+  private readonly owned = new Set<string>();
+  constructor(data: StoreData, shared?: { indexes: Map<string, Map<string, Rec>> }) {
     this.data = data;
+    if (shared) {
+      this.indexes = new Map(shared.indexes);
+      return;
+    }
+    this.indexes = new Map();
     for (const [collection, records] of Object.entries(data)) {
       records.sort((a, b) => sortKey(collection, a) - sortKey(collection, b));
       const field = keyField(collection);
       this.indexes.set(collection, new Map(records.map((r) => [String(r[field]), r])));
+      this.owned.add(collection);
     }
   }
   list(collection: string): Rec[] {
@@ -38,10 +48,13 @@ export class State {
   put(collection: string, record: Rec): void {
     const field = keyField(collection);
     const key = String(record[field]);
-    const index = this.indexes.get(collection) ?? new Map<string, Rec>();
-    this.indexes.set(collection, index);
-    if (!this.data[collection]) this.data[collection] = [];
-    const records = this.data[collection];
+    if (!this.owned.has(collection)) {
+      this.data[collection] = [...(this.data[collection] ?? [])];
+      this.indexes.set(collection, new Map(this.indexes.get(collection)));
+      this.owned.add(collection);
+    }
+    const index = this.indexes.get(collection) as Map<string, Rec>;
+    const records = this.data[collection] as Rec[];
     const existing = index.get(key);
     if (existing) {
       records[records.indexOf(existing)] = record;
@@ -52,7 +65,8 @@ export class State {
     }
     index.set(key, record);
   }
+  /** A state sharing this one's collections until it writes to them. */
   clone(): State {
-    return new State(structuredClone(this.data));
+    return new State({ ...this.data }, { indexes: this.indexes });
   }
 }

@@ -21,6 +21,7 @@ import {
   SEEDED_COUNTS,
   startMock,
 } from '../../src/mock/index.ts';
+import { State } from '../../src/mock/state.ts';
 import { bundles, engineOf, send } from './engine.ts';
 import { call, freshToken } from './http.ts';
 
@@ -430,6 +431,21 @@ describe('isolation and reset', () => {
     expect((await send(engine, 'GET', '/tickets/3/', { token: 'bob' })).json.subject).toBe(
       seeded.tickets?.[2]?.subject,
     );
+  });
+
+  it('copies only the collections a token writes to, never the seeded records', () => {
+    const seed = new State(structuredClone(seeded));
+    const mine = seed.clone();
+    const ticket = { ...(mine.get('tickets', 3) as Rec), subject: 'mine' };
+    mine.put('tickets', ticket);
+    expect(mine.get('tickets', 3)?.subject).toBe('mine');
+    expect(seed.get('tickets', 3)?.subject).toBe(seeded.tickets?.[2]?.subject);
+    expect(mine.list('tickets')).not.toBe(seed.list('tickets'));
+    expect(mine.list('subscriptions')).toBe(seed.list('subscriptions'));
+    expect(mine.get('tickets', 4)).toBe(seed.get('tickets', 4));
+    mine.put('giftCards', { id: 41 });
+    expect(seed.list('giftCards')).toHaveLength(40);
+    expect(mine.list('giftCards')).toHaveLength(41);
   });
 
   it('shares one state with sharedState', async () => {
