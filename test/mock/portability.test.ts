@@ -42,4 +42,10 @@ describe('the mock engine', () => {
     );
     expect(nodeImports).toEqual([]);
   });
+
+  it('reaches Prism only through the dynamic import of static mode', () => {
+    const modules = [...graph(fileURLToPath(new URL('../../src/mock/index.ts', import.meta.url)))];
+    expect(modules.map(([file]) => file).filter((file) => /static\.ts$|prism\.ts$/.test(file))).toEqual([]);
+    expect(modules.flatMap(([, imports]) => imports).filter((i) => i.includes('prism'))).toEqual([]);
+  });
 });
