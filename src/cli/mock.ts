@@ -1,19 +1,27 @@
 /**
  * The `mock` command (`npm start` and the bin's `store-admin-contract mock` are this one command):
- * same flags and environment, same banner, same stop. Ctrl-C (SIGINT) or SIGTERM closes the server
- * and exits 0. Bad flags throw UsageError; a server that cannot listen (busy port, bad host) throws
+ * same flags and environment, same banner, same stop. By default it serves the data-backed,
+ * stateful mock (docs/mock.md); `--static` serves Prism's examples as before. Ctrl-C (SIGINT) or SIGTERM closes the server
+ * and exits 0. Bad flags and a `--data` file the contract refuses throw UsageError; a server that cannot listen (busy port, bad host) throws
  * CommandError, each one line (exit codes: ./exit-codes.ts).
  */
 import { parseArgs } from 'node:util';
 import { listExamples, loadBundles, VERSION_HEADER } from '../contract/index.ts';
-import { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED, startMock } from '../mock/index.ts';
+import { DEFAULT_HOST, DEFAULT_PAGE_SIZE, DEFAULT_PORT, DEFAULT_SEED, FixtureError, startMock } from '../mock/index.ts';
 import { CommandError, UsageError } from './exit-codes.ts';
 
-export const MOCK_USAGE = `mock [--port N] [--host H] [--dynamic] [--seed S] [--bundles-dir DIR] [--quiet] [--examples]
+export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--data FILE]
+     [--static [--dynamic]] [--bundles-dir DIR] [--quiet] [--examples]
   --port, --host   where to listen (default 127.0.0.1:4010; the PORT and HOST variables are read too, flags win)
-  --dynamic        generated data instead of the examples (repeatable: same seed, same data; --seed S)
+  --seed S         seed of the generated store: same seed, same data (default "${DEFAULT_SEED}")
+  --page-size N    records per list page (default ${DEFAULT_PAGE_SIZE})
+  --shared-state   one state for every token (default: one state per bearer token)
+  --data FILE      JSON fixtures (records per resource) replacing the seeded ones, checked against the contract
+  --static         serve the contract's examples with Prism instead of the data-backed store
+  --dynamic        with --static: data generated from the schemas by Prism (same --seed, same data)
   --quiet          no per-request log line
-  --examples       list the example names for "Prefer: example=<name>" and exit`;
+  --examples       list the example names for "Prefer: example=<name>" and exit
+  docs/mock.md documents the data, filters, pagination, writes and resets.`;
 
 function parse(args: string[]) {
   try {
@@ -23,7 +31,11 @@ function parse(args: string[]) {
         port: { type: 'string', short: 'p' },
         host: { type: 'string' },
         dynamic: { type: 'boolean', default: false },
+        static: { type: 'boolean', default: false },
         seed: { type: 'string', default: DEFAULT_SEED },
+        'page-size': { type: 'string' },
+        'shared-state': { type: 'boolean', default: false },
+        data: { type: 'string' },
         'bundles-dir': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         examples: { type: 'boolean', default: false },
@@ -67,15 +79,40 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
   }
   const host = values.host ?? process.env.HOST ?? DEFAULT_HOST;
   const { dynamic, seed } = values;
+  const isStatic = values.static || dynamic;
+  const pageSizeText = values['page-size'] ?? String(DEFAULT_PAGE_SIZE);
+  const pageSize = Number(pageSizeText);
+  if (!/^\d+$/.test(pageSizeText) || pageSize < 1 || pageSize > 1000) {
+    throw new UsageError(`Invalid --page-size "${pageSizeText}": a number from 1 to 1000.`);
+  }
+  if (isStatic && (values.data !== undefined || values['shared-state'] || values['page-size'] !== undefined)) {
+    throw new UsageError('--data, --shared-state and --page-size apply to the data-backed mock, not to --static.');
+  }
+
+  // Signal handlers first: under tsx the parent process learns asynchronously that the child
+  // handles SIGINT/SIGTERM; installing them before the (slow) start leaves it time to.
+  let started: { close(): Promise<void> } | undefined;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return; // tsx may relay the same Ctrl-C a second time
+    stopping = true;
+    await started?.close();
+    console.log(`Mock stopped (${signal}).`);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 
   const mock = await startMock({
     host,
     port,
-    dynamic,
     seed,
+    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'] }),
+    ...(values.data !== undefined && { dataFile: values.data }),
     ...(bundlesDir !== undefined && { bundlesDir }),
     ...(!values.quiet && { log: (line: string) => console.log(line) }),
   }).catch((error: NodeJS.ErrnoException) => {
+    if (error instanceof FixtureError) throw new UsageError(error.message);
     const set = (variable: string, flag: string) => `set ${variable} (or ${flag})`;
     if (error.code === 'EADDRINUSE')
       throw new CommandError(`Port ${port} on ${host} is already in use: ${set('PORT', '--port')} to another port.`);
@@ -86,24 +123,18 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
     throw new CommandError(`The mock could not start: ${error.message}`);
   });
 
+  started = mock;
   console.log(`Store admin API mock listening on ${mock.url}`);
   console.log(
     `  versions: ${mock.versions.join(', ')} (header ${VERSION_HEADER}; without it, each endpoint's newest version)`,
   );
-  console.log(
-    `  ${mock.operations} operations, ${dynamic ? `dynamic data (seed "${seed}")` : 'examples'}; any "Authorization: Bearer <token>" is accepted`,
-  );
+  const serving = !isStatic
+    ? `a seeded store (seed "${seed}", ${pageSize} per page, ${values['shared-state'] ? 'one shared state' : 'one state per token'}${values.data ? `, data from ${values.data}` : ''})`
+    : dynamic
+      ? `dynamic data (seed "${seed}")`
+      : 'examples';
+  console.log(`  ${mock.operations} operations, ${serving}; any "Authorization: Bearer <token>" is accepted`);
+  if (!isStatic) console.log('  POST /__mock/reset resets the state of the token sent (all states without a token)');
   console.log(`  API reference with try-it: ${mock.url}/docs/`);
   console.log('  press Ctrl-C to stop');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return; // tsx may relay the same Ctrl-C a second time
-    stopping = true;
-    await mock.close();
-    console.log(`Mock stopped (${signal}).`);
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
 }

@@ -7,9 +7,40 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VERSION_HEADER } from '../contract/index.ts';
 
-export const EXPOSED_HEADERS = [VERSION_HEADER, 'WWW-Authenticate', 'Allow', 'sl-violations', 'Content-Type'];
+export const EXPOSED_HEADERS = [
+  VERSION_HEADER,
+  'WWW-Authenticate',
+  'Allow',
+  'sl-violations',
+  'Content-Type',
+  'X-Mock-Ignored-Filters',
+];
 export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer', VERSION_HEADER, 'Accept'];
 export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The CORS headers of every answer, for a request from `origin` (transport-independent). */
+export function corsHeaders(origin: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Access-Control-Allow-Origin': origin ?? '*',
+    'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(', '),
+  };
+  if (origin) {
+    headers['Access-Control-Allow-Credentials'] = 'true';
+    headers.Vary = 'Origin';
+  }
+  return headers;
+}
+
+/** The headers of a preflight answer (204): methods and headers allowed, cached for 10 minutes. */
+export function preflightHeaders(origin: string | undefined, requested: string | undefined): Record<string, string> {
+  return {
+    ...corsHeaders(origin),
+    'Access-Control-Allow-Methods': ALLOWED_METHODS.join(', '),
+    'Access-Control-Allow-Headers': requested?.trim() ? requested : ALLOWED_HEADERS.join(', '),
+    'Access-Control-Max-Age': '600',
+    Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+  };
+}
 
 /** Headers added to every response. */
 export function setCorsHeaders(request: IncomingMessage, response: ServerResponse): void {

@@ -1,14 +1,38 @@
 /**
- * The mock server of the store admin API, as a module (`@store-admin/contract/mock`), for
- * `npm start`, the package bin and test setups:
+ * The mock of the store admin API, as a module (`@store-admin/contract/mock`):
  *
- *   const mock = await startMock({ port: 0 });   // → { url, port, versions, close() }
- *   ...
- *   await mock.close();
+ *   const mock = await startMock({ port: 0 });      // node:http → { url, port, reset(), close() }
+ *   const engine = createMockEngine({ bundles });   // any runtime → { handle(Request), reset() }
  *
- * Refusals are RFC 9457 problem bodies naming each field and rule (./errors.ts); the request's
- * version is picked by the version header (./router.ts).
+ * The engine (./engine.ts) serves a seeded, stateful store (./seed.ts) declared as data
+ * (./resources.ts); `startMock({ static: true })` keeps Prism's example mode. Refusals are RFC 9457
+ * problem bodies naming each field and rule (./errors.ts). docs/mock.md is the user documentation.
  */
+export {
+  createMockEngine,
+  DEFAULT_PAGE_SIZE,
+  type FixtureCollection,
+  FixtureError,
+  IGNORED_FILTERS_HEADER,
+  MAX_BODY_BYTES,
+  type MockEngine,
+  type MockEngineOptions,
+  type MockFixtures,
+  type RawRequest,
+  type RawResponse,
+  RESET_PATH,
+} from './engine.ts';
 export { PROBLEM_TYPES, type Problem, problem } from './errors.ts';
+export { decodeCursor, encodeCursor } from './pagination.ts';
+export { ASSIGNMENT_STATUS, OPERATION_DECLS } from './resources.ts';
 export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';
-export { DEFAULT_HOST, DEFAULT_PORT, DEFAULT_SEED, type MockOptions, type MockServer, startMock } from './server.ts';
+export { counts as SEEDED_COUNTS, generateStore, type Rec, type StoreData } from './seed.ts';
+export {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_SEED,
+  type MockOptions,
+  type MockServer,
+  readFixtures,
+  startMock,
+} from './server.ts';

@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { PROBLEM_TYPES, type Problem, problem } from './errors.ts';
 
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 export type ReadBody = { ok: true; body: unknown; malformed?: Problem } | { ok: false; problem: Problem };
 

@@ -1,39 +1,54 @@
 /**
- * The mock server: one `node:http` server on one port, a router by the version header
- * (./router.ts) in front of one in-process Prism instance per version bundle (./prism.ts). Prism
- * validates the request (security, parameters, body) and answers with the operation's example (or
- * generated data); this module adds what Prism does not do across versions: version routing and
- * refusal, the default version, CORS, and readable error bodies (./refusals.ts).
+ * The node:http adapter of the mock: one server on one port over the transport-independent engine
+ * (./engine.ts), or, with `static: true`, over Prism's example mode (./static.ts, imported only
+ * then). Hostile-input rules (issue #13): bodies over 1 MiB are refused by Content-Length before
+ * reading (413), the bytes buffered across all connections are capped (503 beyond), and Node's own
+ * refusals (oversized headers, malformed requests) are JSON problem details too ('clientError').
+ * node: modules are imported when startMock runs, so that this module (and the package's `./mock`
+ * entry) stays importable in a browser bundle, where only the engine is used.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IPrismDiagnostic } from '@stoplight/prism-core';
-import type { IHttpConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
-import { loadBundles, VERSION_HEADER } from '../contract/index.ts';
-import { createNodeDocsListener } from '../docs/index.ts';
-import { answerPreflight, isPreflight, setCorsHeaders } from './cors.ts';
-import { PROBLEM_TYPES, problem, sendJson, sendProblem } from './errors.ts';
-import { parsePrefer } from './prefer.ts';
-import { configureGenerator, headerNamesOf, type PrismError, prismTargets } from './prism.ts';
-import { badPrefer, malformedUrl, prismRefusal, type Refusal, routeRefusal, unauthorized } from './refusals.ts';
-import { headersOf, queryOf, readBody, requestUrl } from './request.ts';
-import { createRouter } from './router.ts';
+import { type Bundle, loadBundles } from '../contract/index.ts';
+import {
+  createMockEngine,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SEED,
+  FixtureError,
+  MAX_BODY_BYTES,
+  type MockEngine,
+  type MockFixtures,
+  type RawResponse,
+} from './engine.ts';
+import { PROBLEM_TYPES, problem } from './errors.ts';
 
 export interface MockOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
   host?: string;
   /** Port to listen on; `0` picks a free one. Default `4010`. */
   port?: number;
-  /** Generate response data from the schemas instead of serving the examples. Default `false`. */
-  dynamic?: boolean;
-  /** Seed of the generator in dynamic mode: the same seed gives the same data. Default `store-admin`. */
+  /** Seed of the generated store (and of Prism's generator in `dynamic` mode). Default `store-admin`. */
   seed?: string;
+  /** Records per page of every list. Default 10. */
+  pageSize?: number;
+  /** One state for every token instead of one per bearer token. Default false. */
+  sharedState?: boolean;
+  /** Fixtures (records per resource) replacing the seeded collections they name. */
+  data?: MockFixtures;
+  /** A JSON file of fixtures (as `data`); read and checked at start. */
+  dataFile?: string;
+  /** Prism's example mode (today's static mock) instead of the data-backed store. Default false. */
+  static?: boolean;
+  /** Static mode with data generated from the schemas by Prism (implies `static`). Default false. */
+  dynamic?: boolean;
+  /** Static mode: validate each response against its schema, breaks in `sl-violations`. Default true. */
+  validateResponses?: boolean;
   /** Directory holding `<version>.json` bundles. Default: this package's `generated/openapi/`. */
   bundlesDir?: string;
   /** Receives one line per request (method, path, version, status, time). Default: silent. */
   log?: (line: string) => void;
-  /** Validate each mock response against its schema and report breaks in `sl-violations`. Default `true`. */
-  validateResponses?: boolean;
+  /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
+  maxBufferedBytes?: number;
 }
 
 export interface MockServer {
@@ -45,153 +60,169 @@ export interface MockServer {
   versions: string[];
   /** Number of operations served, counted once per operation (19). */
   operations: number;
+  /** `stateful` (the data-backed engine) or `static` (Prism examples). */
+  mode: 'stateful' | 'static';
+  /** The engine (stateful mode), e.g. for `snapshot()`. */
+  engine?: MockEngine;
+  /** Back to the seeded data (every token's state). No-op in static mode. */
+  reset(token?: string): void;
   close(): Promise<void>;
 }
 
-export const DEFAULT_SEED = 'store-admin';
+export { DEFAULT_PAGE_SIZE, DEFAULT_SEED };
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
-const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100;
+export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
-function refuse(response: ServerResponse, refusal: Refusal): void {
-  sendProblem(response, refusal.body, refusal.headers);
+function send(response: ServerResponse, raw: RawResponse): void {
+  const headers: Record<string, string | number> = { ...raw.headers, 'Content-Length': Buffer.byteLength(raw.body) };
+  response.writeHead(raw.status, headers);
+  response.end(raw.body);
 }
 
-/** Prism's checks of its own answer, as prism-cli reports them: `sl-violations`, JSON, ASCII-only. */
-function violationsHeader(violations: IPrismDiagnostic[]): string {
-  let value = JSON.stringify(violations.map((v) => ({ ...v, location: ['response', ...(v.path ?? [])] })));
-  if (value.length > MAX_VIOLATIONS_HEADER) value = `Too many violations! ${value.slice(0, MAX_VIOLATIONS_HEADER)}`;
-  return value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** Sends Prism's mock answer (example or generated data) as is. */
-function sendOutput(response: ServerResponse, output: IHttpResponse, violations: IPrismDiagnostic[]): void {
-  const headers: Record<string, string> = {};
-  let contentType = 'application/json';
-  for (const [name, value] of Object.entries(output.headers ?? {})) {
-    if (name.toLowerCase() === 'content-type') contentType = value;
-    else headers[name] = value;
+/** Reads `--data`: the file's JSON, or a FixtureError naming the file. */
+export async function readFixtures(file: string): Promise<MockFixtures> {
+  const { readFileSync } = await import('node:fs');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new FixtureError(
+      `${file}: cannot read the data file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
-  if (violations.length > 0) headers['sl-violations'] = violationsHeader(violations);
-  const { body } = output;
-  const text =
-    body === undefined ? '' : typeof body === 'string' && !/json/i.test(contentType) ? body : JSON.stringify(body);
-  sendJson(response, output.statusCode, text, contentType, headers);
+  try {
+    return JSON.parse(text) as MockFixtures;
+  } catch (error) {
+    throw new FixtureError(`${file}: not JSON (${(error as Error).message})`);
+  }
 }
 
 export async function startMock(options: MockOptions = {}): Promise<MockServer> {
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
-  const dynamic = options.dynamic ?? false;
-  const seed = options.seed ?? DEFAULT_SEED;
   const log = options.log;
-  const bundles = loadBundles(options.bundlesDir);
-  configureGenerator();
-  const { baseConfig, entries } = await prismTargets(bundles, options.validateResponses ?? true);
-  const router = createRouter(
-    entries,
-    bundles.map((b) => b.version),
-  );
-  const headerNames = headerNamesOf(bundles);
-  // The API reference at /docs (src/docs), try-it aimed at this server; built on first request.
-  const serveDocs = createNodeDocsListener({ ...(options.bundlesDir && { bundlesDir: options.bundlesDir }) });
+  const bundles: Bundle[] = loadBundles(options.bundlesDir);
+  const isStatic = options.static === true || options.dynamic === true;
+  const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  let buffered = 0;
 
-  /** Answers one request; returns the version that served it (for the log). */
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<string> {
-    if (request.url?.startsWith('/docs') && (await serveDocs(request, response))) return 'docs';
-    setCorsHeaders(request, response);
-    if (isPreflight(request)) {
-      answerPreflight(request, response);
-      return 'preflight';
-    }
-    const url = requestUrl(request);
-    if (!url) {
-      refuse(response, malformedUrl(request.url ?? '/'));
-      return '-';
-    }
-    const method = (request.method ?? 'GET').toLowerCase();
-    const versionHeader = request.headers[VERSION_HEADER.toLowerCase()];
-    const route = router.resolve(method, url.pathname, [versionHeader ?? []].flat().join(', ') || undefined);
-    if (route.kind !== 'matched') {
-      if (route.kind === 'method-not-allowed' && method === 'options') {
-        response.writeHead(204, { Allow: [...route.allow, 'OPTIONS'].join(', '), 'Content-Length': '0' });
-        response.end();
-        return '-';
-      }
-      refuse(response, routeRefusal(route, url.pathname));
-      return route.kind === 'unsupported-version' ? route.received : '-';
-    }
-
-    const { target, version } = route;
-    response.setHeader(VERSION_HEADER, version);
-    const context = { operation: target.operationId, version };
-    const prefer = parsePrefer([request.headers.prefer ?? []].flat().join(', ') || undefined);
-    if (!prefer.ok) {
-      refuse(response, badPrefer(prefer.message, context));
-      return version;
-    }
-    const read = await readBody(request);
-    if (!read.ok) {
-      refuse(response, { body: { ...read.problem, ...context, validation: read.problem.validation } });
-      return version;
-    }
-
-    // A request without the header is served as the default version: Prism sees it as sent.
-    const headers = headersOf(request);
-    headers[VERSION_HEADER.toLowerCase()] = version;
-    const input: IHttpRequest = {
-      method: method as IHttpRequest['method'],
-      url: { path: url.pathname, query: queryOf(url.searchParams) },
-      headers,
-      body: read.body,
+  let handler: (request: IncomingMessage, response: ServerResponse) => Promise<string>;
+  let engine: MockEngine | undefined;
+  let versions: string[];
+  let operations: number;
+  if (isStatic) {
+    const { createStaticHandler } = await import('./static.ts');
+    const prism = await createStaticHandler(bundles, {
+      dynamic: options.dynamic ?? false,
+      seed: options.seed ?? DEFAULT_SEED,
+      validateResponses: options.validateResponses ?? true,
+    });
+    handler = prism.handle;
+    versions = prism.versions;
+    operations = prism.operations;
+  } else {
+    const data = options.data ?? (options.dataFile !== undefined ? await readFixtures(options.dataFile) : undefined);
+    const created = createMockEngine({
+      bundles,
+      ...(options.seed !== undefined && { seed: options.seed }),
+      ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
+      ...(options.sharedState !== undefined && { sharedState: options.sharedState }),
+      ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
+    });
+    engine = created;
+    versions = created.versions;
+    operations = created.operations;
+    handler = async (request, response) => {
+      const raw = await created.handleRaw({
+        method: request.method ?? 'GET',
+        target: request.url ?? '/',
+        origin: `http://${request.headers.host ?? `${host}:${port}`}`,
+        header: (name) => {
+          const value = request.headers[name];
+          return Array.isArray(value) ? value.join(', ') : value;
+        },
+        readBody: () => readLimited(request),
+      });
+      if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
+      send(response, raw);
+      return raw.version;
     };
-    const { preferences } = prefer;
-    const config: IHttpConfig = {
-      ...baseConfig,
-      mock: {
-        dynamic: preferences.dynamic ?? dynamic,
-        seed: preferences.seed ?? seed,
-        ...(preferences.code !== undefined && { code: preferences.code }),
-        ...(preferences.example !== undefined && { exampleKey: preferences.example }),
-      },
-    };
-    const result = await target.prism.request(input, [target.prismOperation], config)();
-
-    // The token is checked first: a request without one gets 401 whatever else is wrong with it.
-    if (result._tag === 'Right' && result.right.output.statusCode === 401) {
-      const denied = result.right.validations.input.some((v) => v.code === 401);
-      refuse(response, unauthorized(request.headers.authorization, denied, context));
-      return version;
-    }
-    if (read.malformed) {
-      refuse(response, { body: { ...read.malformed, ...context, validation: read.malformed.validation } });
-      return version;
-    }
-    const pathViolations = target.checkPath(url.pathname);
-    if (result._tag === 'Left' || pathViolations.length > 0) {
-      const error = result._tag === 'Left' ? (result.left as PrismError) : undefined;
-      refuse(response, prismRefusal(error, pathViolations, headerNames, target, preferences));
-      return version;
-    }
-    sendOutput(response, result.right.output, result.right.validations.output);
-    return version;
   }
 
+  /** The body, up to MAX_BODY_BYTES, counted against the global cap while it is buffered. */
+  async function readLimited(request: IncomingMessage): Promise<Uint8Array | 'too-large'> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of request) {
+        const piece = chunk as Buffer;
+        size += piece.length;
+        buffered += piece.length;
+        if (size > MAX_BODY_BYTES) return 'too-large';
+        if (buffered > maxBuffered) throw new BusyError();
+        chunks.push(piece);
+      }
+    } finally {
+      buffered -= size;
+    }
+    return Buffer.concat(chunks);
+  }
+
+  // The API reference at /docs (src/docs), try-it aimed at this server; built on first request.
+  const { createNodeDocsListener } = await import('../docs/index.ts');
+  const serveDocs = createNodeDocsListener({ ...(options.bundlesDir && { bundlesDir: options.bundlesDir }) });
+  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<string> =>
+    request.url?.startsWith('/docs') && (await serveDocs(request, response)) ? 'docs' : handler(request, response);
+
+  const { createServer } = await import('node:http');
   const server = createServer((request, response) => {
     const started = performance.now();
-    handle(request, response).then(
+    answer(request, response).then(
       (version) => {
-        const ms = (performance.now() - started).toFixed(1);
-        log?.(`${request.method} ${request.url} [${version}] ${response.statusCode} ${ms} ms`);
+        if (log) {
+          const ms = (performance.now() - started).toFixed(1);
+          log(`${request.method} ${request.url} [${version}] ${response.statusCode} ${ms} ms`);
+        }
       },
       (error: Error) => {
+        const busy = error instanceof BusyError;
         if (!response.headersSent) {
-          sendProblem(response, problem(500, PROBLEM_TYPES.internal, 'Mock error', error.message));
+          const body = busy
+            ? problem(503, PROBLEM_TYPES.tooLarge, 'Busy', 'The mock is buffering too many request bodies; retry.')
+            : problem(500, PROBLEM_TYPES.internal, 'Mock error', 'The mock failed to answer this request.');
+          send(response, {
+            status: body.status,
+            headers: { 'Content-Type': 'application/problem+json', Connection: 'close' },
+            body: JSON.stringify(body),
+            version: '-',
+          });
         } else {
           response.end();
         }
-        log?.(`${request.method} ${request.url} 500 ${error.stack ?? error.message}`);
+        log?.(`${request.method} ${request.url} ${busy ? 503 : 500} ${error.stack ?? error.message}`);
       },
+    );
+  });
+  // Node's own refusals (malformed request line, headers too large...) as problem details.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const title =
+      status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
+    const body = JSON.stringify(
+      problem(
+        status,
+        PROBLEM_TYPES.malformedUrl,
+        title,
+        `The mock could not read this HTTP request (${title.toLowerCase()}).`,
+      ),
+    );
+    socket.end(
+      `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
 
@@ -208,8 +239,11 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     url: `http://${urlHost}:${address.port}`,
     host: address.address,
     port: address.port,
-    versions: [...router.versions],
-    operations: new Set(entries.map((e) => `${e.method} ${e.path}`)).size,
+    versions,
+    operations,
+    mode: isStatic ? 'static' : 'stateful',
+    ...(engine && { engine }),
+    reset: (token) => engine?.reset(token),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -217,3 +251,5 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       }),
   };
 }
+
+class BusyError extends Error {}

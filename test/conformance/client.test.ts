@@ -1,7 +1,8 @@
 /**
  * Conformance of the mock through the typed client: every operation under every version that lists
  * it is called with `createAdminClient(...).withVersion(v)`, and the response is validated against
- * that version's bundle (status declared, body valid against the schema, formats included).
+ * that version's bundle (status declared, body valid against the schema, formats included). The
+ * ids name records of the mock's seeded store (docs/mock.md) in a state each operation accepts.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { createAdminClient } from '../../src/client/index.ts';
@@ -40,19 +41,18 @@ const CALLS: { operationId: string; version: string; run: () => Promise<Outcome>
   {
     operationId: 'renewSubscription',
     version: '2024-04-01',
-    run: () => v2024.POST('/subscriptions/{id}/renew/', { params: { path: { id: 1042 } } }),
+    run: () => v2024.POST('/subscriptions/{id}/renew/', { params: { path: { id: 1 } } }),
   },
   {
     operationId: 'retrySubscription',
     version: '2024-04-01',
-    run: () =>
-      v2024.POST('/subscriptions/{id}/retry/', { params: { path: { id: 1042 } }, body: { payment_gateway: 3 } }),
+    run: () => v2024.POST('/subscriptions/{id}/retry/', { params: { path: { id: 1 } }, body: { payment_gateway: 3 } }),
   },
   {
     operationId: 'listSubscriptionTransactions',
     version: '2024-04-01',
     run: () =>
-      v2024.GET('/subscriptions/{id}/transactions/', { params: { path: { id: 1042 }, query: { cursor: 'abc' } } }),
+      v2024.GET('/subscriptions/{id}/transactions/', { params: { path: { id: 1 }, query: { cursor: 'bjoxMA' } } }),
   },
   {
     operationId: 'listFulfillmentOrders',
@@ -69,8 +69,8 @@ const CALLS: { operationId: string; version: string; run: () => Promise<Outcome>
     version: '2024-04-01',
     run: () =>
       v2024.POST('/fulfillment-orders/{id}/move/', {
-        params: { path: { id: 1042 } },
-        body: { new_location_id: 12, fulfillment_order_line_items: [{ id: 5, quantity: 1 }] },
+        params: { path: { id: 2 } },
+        body: { new_location_id: 12, fulfillment_order_line_items: [{ id: 20, quantity: 1 }] },
       }),
   },
   {
@@ -78,7 +78,7 @@ const CALLS: { operationId: string; version: string; run: () => Promise<Outcome>
     version: '2024-04-01',
     run: () =>
       v2024.POST('/fulfillment-orders/{id}/fulfillment-request/', {
-        params: { path: { id: 1042 } },
+        params: { path: { id: 1 } },
         body: { message: 'Please ship today', notify: true },
       }),
   },
@@ -87,7 +87,7 @@ const CALLS: { operationId: string; version: string; run: () => Promise<Outcome>
     version: '2024-04-01',
     run: () =>
       v2024.POST('/fulfillment-orders/{id}/cancellation-request/accept/', {
-        params: { path: { id: 1042 } },
+        params: { path: { id: 29 } },
         body: { message: null },
       }),
   },
@@ -108,40 +108,40 @@ const CALLS: { operationId: string; version: string; run: () => Promise<Outcome>
   {
     operationId: 'getTicket',
     version: 'unstable',
-    run: () => unstable.GET('/tickets/{id}/', { params: { path: { id: 1042 } } }),
+    run: () => unstable.GET('/tickets/{id}/', { params: { path: { id: 7 } } }),
   },
   {
     operationId: 'updateTicket',
     version: '2024-04-01',
     run: () =>
       v2024.PATCH('/tickets/{id}/', {
-        params: { path: { id: 1042 } },
+        params: { path: { id: 7 } },
         body: { status: 'solved', priority: 'low', tags: ['refund'], assignee: null, from_email: 'ana@example.com' },
       }),
   },
   {
     operationId: 'getOrderFulfillments',
     version: '2023-02-10',
-    run: () => v2023.GET('/orders/{number}/fulfillments/', { params: { path: { number: '100234' } } }),
+    run: () => v2023.GET('/orders/{number}/fulfillments/', { params: { path: { number: '1003' } } }),
   },
   {
     operationId: 'addOrderLineItems',
     version: '2024-04-01',
     run: () =>
       v2024.POST('/orders/{number}/add-line-items/', {
-        params: { path: { number: '100234' } },
+        params: { path: { number: '1003' } },
         body: { lines: [{ product_id: 7, quantity: 2 }] },
       }),
   },
   {
     operationId: 'getStockRecord',
     version: '2023-02-10',
-    run: () => v2023.GET('/stockrecords/{id}/', { params: { path: { id: 30952 } } }),
+    run: () => v2023.GET('/stockrecords/{id}/', { params: { path: { id: 3 } } }),
   },
   {
     operationId: 'captureTransaction',
     version: '2023-02-10',
-    run: () => v2023.POST('/transactions/{id}/capture/', { params: { path: { id: 1042 } }, body: { amount: '49.90' } }),
+    run: () => v2023.POST('/transactions/{id}/capture/', { params: { path: { id: 4 } }, body: { amount: '1.00' } }),
   },
   { operationId: 'getStore', version: '2024-04-01', run: () => v2024.GET('/store/') },
   {
@@ -149,7 +149,7 @@ const CALLS: { operationId: string; version: string; run: () => Promise<Outcome>
     version: '2023-02-10',
     run: () =>
       v2023.PATCH('/metadata/{id}/', {
-        params: { path: { id: 1042 } },
+        params: { path: { id: 3 } },
         body: { name: 'Care instructions', object: 'product', validations: [{ type: 'maximum_length', value: '255' }] },
       }),
   },
@@ -158,7 +158,7 @@ const CALLS: { operationId: string; version: string; run: () => Promise<Outcome>
     version: '2024-04-01',
     run: () =>
       v2024.PUT('/pages/{id}/', {
-        params: { path: { id: 1042 } },
+        params: { path: { id: 3 } },
         body: { title: 'About us', template: 'pages/page.about.html', metadata: { hero: true } },
       }),
   },

@@ -1,13 +1,17 @@
 /**
- * `npm run conformance`: contract testing of a running server. Against the mock it finds nothing;
- * against a deliberately wrong server it reports each break (operation, version, field, rule) and
- * exits 1.
+ * `npm run conformance`: contract testing of a running server. Against the mock it finds nothing
+ * (path parameters naming records of its seeded store; with --allow-writes the contract's example
+ * bodies, which name the examples' records, so they run against the static mock, and against the
+ * data-backed mock only the writes the store can accept); against a deliberately wrong server it
+ * reports each break (operation, version, field, rule) and exits 1.
  */
 import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runConformance } from '../../src/conformance/index.ts';
+import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { runProcess } from '../helpers/process.ts';
+import { STORE_PARAMS } from '../mock/http.ts';
 import { DEFECTS, startWrongServer } from './wrong-server.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,16 +21,22 @@ const runCli = (args: string[]) =>
   runProcess(process.execPath, [TSX, 'src/cli/bin.ts', 'conformance', ...args], { cwd: ROOT });
 
 let wrong: Awaited<ReturnType<typeof startWrongServer>>;
+let staticMock: MockServer;
 beforeAll(async () => {
   wrong = await startWrongServer();
+  staticMock = await startMock({ port: 0, static: true });
 });
 afterAll(async () => {
   await wrong?.close();
+  await staticMock?.close();
 });
+const params = STORE_PARAMS;
+/** Writes whose example body names records of the contract's examples (line items 83411, 83425). */
+const EXAMPLE_RECORD_WRITES = ['moveFulfillmentOrder', 'sendFulfillmentRequest'];
 
 describe('against the mock', () => {
   it('finds no violation in the read-only operations, and skips the writes', async () => {
-    const report = await runConformance({ baseUrl: inject('mockUrl'), token: 't' });
+    const report = await runConformance({ baseUrl: inject('mockUrl'), token: 't', params });
     expect(report.violations).toEqual([]);
     const responses = report.checks.filter((c) => c.kind === 'response');
     expect(responses.map((c) => c.method)).toEqual(responses.map(() => 'GET'));
@@ -35,15 +45,39 @@ describe('against the mock', () => {
     expect(report.skipped).toHaveLength(11);
   });
 
-  it('finds no violation in any operation with --allow-writes', async () => {
-    const report = await runConformance({ baseUrl: `${inject('mockUrl')}/`, token: 't', allowWrites: true });
+  it('finds no violation in any operation of the static mock with --allow-writes', async () => {
+    const report = await runConformance({ baseUrl: `${staticMock.url}/`, token: 't', allowWrites: true });
     expect(report.violations).toEqual([]);
     expect(report.checks.filter((c) => c.kind === 'response')).toHaveLength(20);
     expect(report.skipped).toEqual([]);
   });
 
+  it('finds no violation with --allow-writes in the data-backed mock but the refusals of unknown line items', async () => {
+    const report = await runConformance({
+      baseUrl: `${inject('mockUrl')}/`,
+      token: 'conformance-writes',
+      allowWrites: true,
+      params,
+    });
+    expect(report.checks.filter((c) => c.kind === 'response')).toHaveLength(20);
+    expect(report.skipped).toEqual([]);
+    const refused = report.checks.filter((c) => c.violations.length > 0);
+    expect(refused.map((c) => `${c.operation} ${c.status}`).sort()).toEqual(
+      EXAMPLE_RECORD_WRITES.map((operation) => `${operation} 422`),
+    );
+  });
+
   it('exits 0 from the command line', async () => {
-    const result = await runCli(['--base-url', inject('mockUrl'), '--token', 't']);
+    const result = await runCli([
+      '--base-url',
+      inject('mockUrl'),
+      '--token',
+      't',
+      '--param',
+      'id=1',
+      '--param',
+      'number=1003',
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('All responses conform to the contract.');
   });

@@ -1,13 +1,15 @@
 /**
- * What a valid request gets: the operation's realistic example by default, another named example
- * with `Prefer: example=<name>`, a declared status with `Prefer: code=<status>`, and generated data
- * in dynamic mode (`--dynamic` / `Prefer: dynamic=true`), repeatable with a seed.
+ * Static mode (`--static`, Prism): what a valid request gets: the operation's realistic example by
+ * default, another named example with `Prefer: example=<name>`, a declared status with
+ * `Prefer: code=<status>`, and generated data in dynamic mode (`--dynamic` /
+ * `Prefer: dynamic=true`), repeatable with a seed. (The data-backed mock's Prefer handling:
+ * test/mock/store.test.ts.)
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPath, Contract, requestExample } from '../../src/conformance/index.ts';
 import { deref, type Json, listExamples, loadBundles } from '../../src/contract/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
-import { call } from './http.ts';
+import { type CallOptions, call as rawCall } from './http.ts';
 
 const bundles = loadBundles();
 const contract = new Contract(bundles);
@@ -35,7 +37,18 @@ const namedExamples = listExamples(bundles).flatMap((listing) => {
   });
 });
 
+let staticMock: MockServer;
+beforeAll(async () => {
+  staticMock = await startMock({ port: 0, static: true });
+});
+afterAll(async () => {
+  await staticMock?.close();
+});
+
 describe('examples', () => {
+  const call = (method: string, path: string, options: CallOptions = {}) =>
+    rawCall(method, path, { baseUrl: staticMock.url, ...options });
+
   it('every operation has at least one named example', () => {
     expect(new Set(namedExamples.map((e) => e.name)).size).toBe(operations.length);
   });
@@ -126,30 +139,30 @@ describe('dynamic mode', () => {
 
   it.each(operations)('$name generates data valid against its schema, repeatably, without extra fields', async (o) => {
     const options = { baseUrl: dynamic.url, version: o.version, ...(o.body !== undefined && { body: o.body }) };
-    const first = await call(o.method, o.url, options);
+    const first = await rawCall(o.method, o.url, options);
     expect(first.status).toBe(200);
     expect(contract.validateResponse(o.operation, first.status, first.headers.get('content-type'), first.text)).toEqual(
       [],
     );
-    const again = await call(o.method, o.url, options);
+    const again = await rawCall(o.method, o.url, options);
     expect(again.text).toBe(first.text);
     const schema = deref(o.document, o.operation.operation.responses['200']).content['application/json'].schema;
     expect(undeclared(o.document, schema, first.json)).toEqual([]);
   });
 
   it('gives other data with another seed, and examples again with Prefer: dynamic=false', async () => {
-    const seeded = await call('GET', '/store/', { baseUrl: dynamic.url });
-    const reseeded = await call('GET', '/store/', { baseUrl: dynamic.url, headers: { Prefer: 'seed=another' } });
+    const seeded = await rawCall('GET', '/store/', { baseUrl: dynamic.url });
+    const reseeded = await rawCall('GET', '/store/', { baseUrl: dynamic.url, headers: { Prefer: 'seed=another' } });
     expect(reseeded.status).toBe(200);
     expect(reseeded.text).not.toBe(seeded.text);
-    const example = await call('GET', '/store/', { baseUrl: dynamic.url, headers: { Prefer: 'dynamic=false' } });
-    const fromSuiteMock = await call('GET', '/store/', { baseUrl: inject('mockUrl') });
-    expect(example.json).toEqual(fromSuiteMock.json);
+    const example = await rawCall('GET', '/store/', { baseUrl: dynamic.url, headers: { Prefer: 'dynamic=false' } });
+    const fromStaticMock = await rawCall('GET', '/store/', { baseUrl: staticMock.url });
+    expect(example.json).toEqual(fromStaticMock.json);
   });
 
   it('lets a request of the example server ask for generated data', async () => {
-    const generated = await call('GET', '/store/', { headers: { Prefer: 'dynamic=true' } });
-    const example = await call('GET', '/store/');
+    const generated = await rawCall('GET', '/store/', { baseUrl: staticMock.url, headers: { Prefer: 'dynamic=true' } });
+    const example = await rawCall('GET', '/store/', { baseUrl: staticMock.url });
     expect(generated.status).toBe(200);
     expect(generated.text).not.toBe(example.text);
   });

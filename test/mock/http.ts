@@ -50,3 +50,28 @@ export async function call(method: string, path: string, options: CallOptions = 
   }
   return { status: response.status, headers: response.headers, json, text };
 }
+
+/**
+ * Path parameters naming records of the seeded store (docs/mock.md) in a state each operation
+ * accepts: subscription 1 is active, fulfillment order 1 pending, 29 cancel_requested,
+ * transaction 4 an authorization, order "1003".
+ */
+export const STORE_PARAMS: Record<string, string> = {
+  id: '1',
+  number: '1003',
+  'moveFulfillmentOrder.id': '2',
+  'sendFulfillmentRequest.id': '1',
+  'acceptCancellationRequest.id': '29',
+  'captureTransaction.id': '4',
+};
+
+/** Request bodies the seeded store accepts (the contract's examples name records of the examples). */
+export const STORE_BODIES: Record<string, unknown> = {
+  moveFulfillmentOrder: { new_location_id: 14 },
+  sendFulfillmentRequest: { message: 'Please ship today', notify: true },
+  captureTransaction: {},
+};
+
+let tokens = 0;
+/** A token no other request used: its state is the seeded one. */
+export const freshToken = (): string => `fresh-${process.pid}-${++tokens}`;

@@ -1,7 +1,7 @@
 /**
  * startMock's options as the package bin and a test setup use them: another bundles directory
- * (only the versions found are served), the request log, and the response check that reports a
- * broken example in `sl-violations`.
+ * (only the versions found are served), the request log, and (static mode) the response check that
+ * reports a broken example in `sl-violations`.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { defaultBundlesDir } from '../../src/contract/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { call } from './http.ts';
 
-describe('startMock({ bundlesDir, log })', () => {
+describe('startMock({ static: true, bundlesDir, log })', () => {
   let dir: string;
   let mock: MockServer;
   const lines: string[] = [];
@@ -30,7 +30,7 @@ describe('startMock({ bundlesDir, log })', () => {
     if (!store?.value[0]) throw new Error('no store example in the bundle');
     store.value[0].name = 42;
     writeFileSync(file, JSON.stringify(bundle));
-    mock = await startMock({ port: 0, bundlesDir: dir, log: (line) => lines.push(line) });
+    mock = await startMock({ port: 0, static: true, bundlesDir: dir, log: (line) => lines.push(line) });
   });
   afterAll(async () => {
     await mock?.close();

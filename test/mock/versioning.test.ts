@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPath, requestExample } from '../../src/conformance/index.ts';
 import { loadBundles, VERSION_HEADER, VERSIONS } from '../../src/contract/index.ts';
-import { call } from './http.ts';
+import { call, freshToken, STORE_BODIES, STORE_PARAMS } from './http.ts';
 
 const bundles = loadBundles();
 
@@ -19,9 +19,9 @@ const endpoints = (() => {
       const entry = byKey.get(key) ?? {
         method: operation.method.toUpperCase(),
         path: operation.path,
-        url: buildPath(operation, bundle.document, {}),
+        url: buildPath(operation, bundle.document, STORE_PARAMS),
         versions: [],
-        body: requestExample(operation, bundle.document),
+        body: STORE_BODIES[operation.operationId] ?? requestExample(operation, bundle.document),
       };
       entry.versions.push(bundle.version);
       byKey.set(key, entry);
@@ -67,7 +67,11 @@ describe('version routing', () => {
   it.each(endpoints)(
     'without the header, $method $path gets its newest version, echoed back',
     async ({ method, url, versions, body }) => {
-      const response = await call(method, url, { version: null, ...(body !== undefined && { body }) });
+      const response = await call(method, url, {
+        version: null,
+        token: freshToken(),
+        ...(body !== undefined && { body }),
+      });
       expect(response.status).toBe(200);
       expect(response.headers.get(VERSION_HEADER)).toBe(versions[0]);
     },
@@ -95,7 +99,7 @@ describe('version routing', () => {
 
   it.each(endpoints)('$method $path answers under each version it lists', async ({ method, url, versions, body }) => {
     for (const version of versions) {
-      const response = await call(method, url, { version, ...(body !== undefined && { body }) });
+      const response = await call(method, url, { version, token: freshToken(), ...(body !== undefined && { body }) });
       expect(response.status).toBe(200);
       expect(response.headers.get(VERSION_HEADER)).toBe(version);
     }

@@ -1,0 +1,251 @@
+/**
+ * Request validation of the stateful mock, without Prism: per operation, validators precompiled
+ * with ajv from the version bundle (src/validation) for the path, the query and the JSON body. Each
+ * broken rule is a {@link Violation} naming its field (`query.status[0]`, `body.lines[0].quantity`)
+ * and the JSON Schema keyword, as Prism's refusals do (test/mock/refusals.test.ts runs the same
+ * cases against both). Beyond the schemas: integers must be safe integers and numbers finite
+ * (`1e999` parses as Infinity), anywhere in the body and in integer path parameters.
+ */
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import { type Bundle, type BundleOperation, deref, type Json } from '../contract/index.ts';
+import { ajvWithBundle, formatField, type Violation } from '../validation/index.ts';
+
+export interface ParamSpec {
+  name: string;
+  /** `array`, `boolean`, `integer`, `number` or `string`. */
+  kind: string;
+  itemKind?: string;
+}
+
+export interface OperationValidator {
+  pathParams: ParamSpec[];
+  queryParams: ParamSpec[];
+  /** Has a JSON request body. */
+  hasBody: boolean;
+  bodyRequired: boolean;
+  /** Top-level body properties the schema declares (the only ones a write copies). */
+  bodyProperties: string[];
+  /** Path values by name (strings), checked; violations otherwise. */
+  checkPath(values: Record<string, string>): { values: Record<string, string | number>; violations: Violation[] };
+  /** The query, coerced per the parameter schemas (arrays: repeated or comma-separated values). */
+  checkQuery(search: URLSearchParams): { query: Record<string, unknown>; violations: Violation[] };
+  checkBody(body: unknown): Violation[];
+  /** Checks a response body against the 200 response schema (compiled on first use). */
+  checkResponse(body: unknown): Violation[];
+}
+
+const kindOf = (document: Json, schema: Json): string => {
+  const resolved = deref(document, schema) ?? {};
+  const types = [resolved.type].flat().filter((t) => t && t !== 'null');
+  return (types[0] as string | undefined) ?? 'string';
+};
+
+/** `#/components/...` refs of a fragment, rewritten to point into the bundle registered as `id`. */
+function rebase(node: Json, id: string): Json {
+  if (Array.isArray(node)) return node.map((n) => rebase(n, id));
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries<Json>(node)) {
+    out[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith('#') ? `${id}${value}` : rebase(value, id);
+  }
+  return out;
+}
+
+const where = { body: 'Request body', query: 'Request query parameter', path: 'Request path parameter' };
+
+/** ajv errors → violations, one per (field, rule), combinator wrappers dropped. */
+export function violationsOf(errors: ErrorObject[] | null | undefined, root: 'body' | 'query'): Violation[] {
+  const out: Violation[] = [];
+  const seen = new Set<string>();
+  for (const error of errors ?? []) {
+    if (['anyOf', 'oneOf', 'allOf', 'if', 'not'].includes(error.keyword)) continue;
+    const location = [
+      root,
+      ...error.instancePath
+        .split('/')
+        .slice(1)
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')),
+    ];
+    if (error.keyword === 'required') location.push(String(error.params.missingProperty));
+    const field = formatField(location);
+    const key = `${field} ${error.keyword}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const name = location.length > 1 ? `${location.slice(1).join('.')} ` : '';
+    const message =
+      error.keyword === 'required'
+        ? `${where[root]} must have required property '${error.params.missingProperty}'`
+        : `${where[root]}${name ? ` property ${name}` : ' '}${error.message ?? 'is invalid'}`.replace(/\s+/g, ' ');
+    out.push({ field, rule: error.keyword, message, location });
+  }
+  return out;
+}
+
+/** Numbers a JSON body may not carry: non-finite ones and integers beyond 2^53 - 1. */
+export function unsafeNumbers(value: unknown, location: string[] = ['body'], out: Violation[] = []): Violation[] {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) {
+      out.push({
+        field: formatField(location),
+        rule: 'finite',
+        message: `${formatField(location)} must be a finite number`,
+        location,
+      });
+    } else if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      out.push({
+        field: formatField(location),
+        rule: 'maximum',
+        message: `${formatField(location)} must be within ±${Number.MAX_SAFE_INTEGER}`,
+        location,
+      });
+    }
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => {
+      unsafeNumbers(item, [...location, String(index)], out);
+    });
+  } else if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) unsafeNumbers(child, [...location, key], out);
+  }
+  return out;
+}
+
+function coerce(kind: string | undefined, text: string): unknown {
+  if (kind === 'boolean') return text === 'true' ? true : text === 'false' ? false : text;
+  if (kind === 'integer') return /^-?\d{1,16}$/.test(text) ? Number(text) : text;
+  if (kind === 'number') return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
+  return text;
+}
+
+export function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValidator> {
+  const id = `mock-${bundle.version}`;
+  // Compiled on first use (per bundle, per operation): start-up stays fast, memory holds only the
+  // validators of the operations called.
+  let shared: Ajv2020 | undefined;
+  const ajv = {
+    compile: (schema: object): ValidateFunction => {
+      shared ??= ajvWithBundle(bundle.document, id);
+      return shared.compile(schema);
+    },
+  };
+  const lazy = (schema: () => object): ValidateFunction => {
+    let compiled: ValidateFunction | undefined;
+    const validate = ((data: unknown) => {
+      compiled ??= ajv.compile(schema());
+      const ok = compiled(data);
+      validate.errors = compiled.errors;
+      return ok;
+    }) as ValidateFunction;
+    return validate;
+  };
+  const { document } = bundle;
+  const out = new Map<BundleOperation, OperationValidator>();
+  for (const operation of bundle.operations) {
+    const params = operation.parameters;
+    const pathParams: ParamSpec[] = params
+      .filter((p) => p?.in === 'path')
+      .map((p) => ({ name: String(p.name), kind: kindOf(document, p.schema) }));
+    const queryDefs = params.filter((p) => p?.in === 'query');
+    const queryParams: ParamSpec[] = queryDefs.map((p) => {
+      const kind = kindOf(document, p.schema);
+      const items = kind === 'array' ? deref(document, p.schema)?.items : undefined;
+      return { name: String(p.name), kind, ...(items && { itemKind: kindOf(document, items) }) };
+    });
+    const querySchema = {
+      type: 'object',
+      properties: Object.fromEntries(queryDefs.map((p) => [p.name, rebase(p.schema ?? {}, id)])),
+      required: queryDefs.filter((p) => p.required).map((p) => p.name),
+    };
+    const validateQuery: ValidateFunction = lazy(() => querySchema);
+    const pathSchema = {
+      type: 'object',
+      properties: Object.fromEntries(
+        params.filter((p) => p?.in === 'path').map((p) => [p.name, rebase(p.schema ?? {}, id)]),
+      ),
+    };
+    const validatePath: ValidateFunction = lazy(() => pathSchema);
+    const requestBody = deref(document, operation.operation.requestBody);
+    const bodySchema = requestBody?.content?.['application/json']?.schema;
+    const validateBody: ValidateFunction | undefined = bodySchema ? lazy(() => rebase(bodySchema, id)) : undefined;
+    const resolvedBody = bodySchema ? deref(document, bodySchema) : undefined;
+    const responseSchema = deref(document, operation.operation.responses?.['200'])?.content?.['application/json']
+      ?.schema;
+    let validateResponse: ValidateFunction | undefined;
+
+    out.set(operation, {
+      pathParams,
+      queryParams,
+      hasBody: validateBody !== undefined,
+      bodyRequired: requestBody?.required === true,
+      bodyProperties: Object.keys(resolvedBody?.properties ?? {}),
+      checkPath(values) {
+        const violations: Violation[] = [];
+        const coerced: Record<string, string | number> = {};
+        for (const param of pathParams) {
+          const text = values[param.name] ?? '';
+          const location = ['path', param.name];
+          if (param.kind === 'integer') {
+            if (!/^-?\d+$/.test(text)) {
+              violations.push({
+                field: `path.${param.name}`,
+                rule: 'type',
+                message: `Request path parameter ${param.name} must be integer`,
+                location,
+              });
+              continue;
+            }
+            const value = Number(text);
+            if (!Number.isSafeInteger(value)) {
+              violations.push({
+                field: `path.${param.name}`,
+                rule: 'maximum',
+                message: `Request path parameter ${param.name} must be an integer within ±${Number.MAX_SAFE_INTEGER}`,
+                location,
+              });
+              continue;
+            }
+            coerced[param.name] = value;
+          } else {
+            coerced[param.name] = text;
+          }
+        }
+        if (violations.length === 0 && !validatePath(coerced)) {
+          violations.push(...violationsOf(validatePath.errors, 'query').map((v) => toPath(v)));
+        }
+        return { values: coerced, violations };
+      },
+      checkQuery(search) {
+        const query: Record<string, unknown> = {};
+        for (const param of queryParams) {
+          const all = search.getAll(param.name);
+          if (all.length === 0) continue;
+          if (param.kind === 'array') {
+            query[param.name] = all.flatMap((v) => v.split(',')).map((v) => coerce(param.itemKind, v));
+          } else {
+            query[param.name] = coerce(param.kind, all[all.length - 1] as string);
+          }
+        }
+        const violations = validateQuery(query) ? [] : violationsOf(validateQuery.errors, 'query');
+        return { query, violations };
+      },
+      checkBody(body) {
+        if (!validateBody) return [];
+        const unsafe = unsafeNumbers(body);
+        const violations = validateBody(body) ? [] : violationsOf(validateBody.errors, 'body');
+        return [...unsafe, ...violations.filter((v) => !unsafe.some((u) => u.field === v.field))];
+      },
+      checkResponse(body) {
+        if (!responseSchema) return [];
+        validateResponse ??= ajv.compile(rebase(responseSchema, id));
+        return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body');
+      },
+    });
+  }
+  return out;
+}
+
+function toPath(v: Violation): Violation {
+  const location = ['path', ...v.location.slice(1)];
+  return { ...v, field: formatField(location), location, message: v.message.replace('query', 'path') };
+}
