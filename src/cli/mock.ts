@@ -7,11 +7,19 @@
  */
 import { parseArgs } from 'node:util';
 import { listExamples, loadBundles, VERSION_HEADER } from '../contract/index.ts';
-import { DEFAULT_HOST, DEFAULT_PAGE_SIZE, DEFAULT_PORT, DEFAULT_SEED, FixtureError, startMock } from '../mock/index.ts';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_PORT,
+  DEFAULT_SEED,
+  FixtureError,
+  scenarioFromFlag,
+  startMock,
+} from '../mock/index.ts';
 import { CommandError, UsageError } from './exit-codes.ts';
 
 export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--data FILE]
-     [--static [--dynamic]] [--bundles-dir DIR] [--quiet] [--examples]
+     [--fail F[:OP]] [--delay MS[:OP]] [--static [--dynamic]] [--bundles-dir DIR] [--quiet] [--examples]
   --port, --host   where to listen (default 127.0.0.1:4010; the PORT and HOST variables are read too, flags win)
   --seed S         seed of the generated store: same seed, same data (default "${DEFAULT_SEED}")
   --page-size N    records per list page (default ${DEFAULT_PAGE_SIZE})
@@ -19,6 +27,9 @@ export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N]
   --data FILE      JSON fixtures (records per resource) replacing the seeded ones, checked against the contract
   --static         serve the contract's examples with Prism instead of the data-backed store
   --dynamic        with --static: data generated from the schemas by Prism (same --seed, same data)
+  --fail F[:OP]    answer every request (or operation OP's) with a failure: 429, 503 (with Retry-After),
+                   500, or drop (close the connection); repeatable. Per request: Prefer: fail=429
+  --delay MS[:OP]  answer after MS milliseconds (all operations or OP); repeatable. Per request: Prefer: delay=MS
   --quiet          no per-request log line
   --examples       list the example names for "Prefer: example=<name>" and exit
   docs/mock.md documents the data, filters, pagination, writes and resets.`;
@@ -36,6 +47,8 @@ function parse(args: string[]) {
         'page-size': { type: 'string' },
         'shared-state': { type: 'boolean', default: false },
         data: { type: 'string' },
+        fail: { type: 'string', multiple: true },
+        delay: { type: 'string', multiple: true },
         'bundles-dir': { type: 'string' },
         quiet: { type: 'boolean', default: false },
         examples: { type: 'boolean', default: false },
@@ -85,9 +98,25 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
   if (!/^\d+$/.test(pageSizeText) || pageSize < 1 || pageSize > 1000) {
     throw new UsageError(`Invalid --page-size "${pageSizeText}": a number from 1 to 1000.`);
   }
-  if (isStatic && (values.data !== undefined || values['shared-state'] || values['page-size'] !== undefined)) {
-    throw new UsageError('--data, --shared-state and --page-size apply to the data-backed mock, not to --static.');
+  const flags = [
+    ...(values.fail ?? []).map((text) => ['fail', text] as const),
+    ...(values.delay ?? []).map((text) => ['delay', text] as const),
+  ];
+  if (
+    isStatic &&
+    (values.data !== undefined || values['shared-state'] || values['page-size'] !== undefined || flags.length > 0)
+  ) {
+    throw new UsageError(
+      '--data, --shared-state, --page-size, --fail and --delay apply to the data-backed mock, not to --static.',
+    );
   }
+  const scenarios = flags.map(([flag, text]) => {
+    try {
+      return scenarioFromFlag(flag, text);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  });
 
   // Signal handlers first: under tsx the parent process learns asynchronously that the child
   // handles SIGINT/SIGTERM; installing them before the (slow) start leaves it time to.
@@ -107,7 +136,7 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
     host,
     port,
     seed,
-    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'] }),
+    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'], scenarios }),
     ...(values.data !== undefined && { dataFile: values.data }),
     ...(bundlesDir !== undefined && { bundlesDir }),
     ...(!values.quiet && { log: (line: string) => console.log(line) }),

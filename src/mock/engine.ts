@@ -27,6 +27,8 @@ import { createProjector, type Projector } from './project.ts';
 import { badPrefer, routeRefusal, summarize, unauthorized } from './refusals.ts';
 import { type FilterDecl, OPERATION_DECLS, type OperationDecl, type WriteDecl } from './resources.ts';
 import { createRouter, templateToRegExp } from './router.ts';
+import { failureProblem, type Scenario, scenarioOf, sleep } from './scenarios.ts';
+import { insufficientScope, requirementsOf } from './scopes.ts';
 import { generateStore, type Rec, type StoreData, subscriptionLineV2023, templatesOf } from './seed.ts';
 import { keyField, State, sortKey } from './state.ts';
 import { compileValidators, type OperationValidator } from './validate.ts';
@@ -89,6 +91,8 @@ export interface MockEngineOptions {
   dataSource?: string;
   /** The clock of write timestamps. Default: the real one. */
   now?: () => Date;
+  /** Failure scenarios for every request, or one operation's (./scenarios.ts); `Prefer` tokens win. */
+  scenarios?: readonly Scenario[];
 }
 
 /** A request as an adapter hands it over: lower-case header names; the body read on demand. */
@@ -109,10 +113,17 @@ export interface RawResponse {
   body: string;
   /** The version that served the request (or `-`), for the request log. */
   version: string;
+  /** A `fail=drop` scenario: the adapter drops the connection instead of answering. */
+  drop?: true;
 }
 
 export interface MockEngine {
-  handle(request: Request): Promise<Response>;
+  /**
+   * Answers a Fetch request. `basePath` is the path the API is mounted under (`/api` when the app
+   * calls `https://host/api/store/`): stripped before routing, kept in `next`/`previous` URLs.
+   * A dropped connection (`Prefer: fail=drop`) is `Response.error()`.
+   */
+  handle(request: Request, options?: { basePath?: string }): Promise<Response>;
   handleRaw(request: RawRequest): Promise<RawResponse>;
   /** Back to the seeded data: one token's state, or every state. */
   reset(token?: string): void;
@@ -377,6 +388,22 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       const refusal = unauthorized(authorization, true, context);
       return refuse(refusal.body, refusal.headers);
     }
+    // Scopes (only a token that carries them is checked), then the failure scenarios asked for.
+    const scopeRefusal = insufficientScope(token, requirementsOf(target.operation.operation.security), context);
+    if (scopeRefusal) return refuse(scopeRefusal.body, scopeRefusal.headers);
+    const scenario = scenarioOf(
+      request.header('prefer'),
+      [target.operation.operationId, `${method} ${target.operation.path}`],
+      options.scenarios ?? [],
+    );
+    if (!scenario.ok) return refuse(badPrefer(scenario.message, context).body);
+    const { fail, delay, retryAfter = 1 } = scenario.scenario;
+    if (delay) await sleep(delay);
+    if (fail === 'drop') return { status: 0, headers: {}, body: '', version, drop: true };
+    if (fail !== undefined) {
+      const failure = failureProblem(fail, retryAfter, context);
+      return refuse(failure.body, failure.headers);
+    }
     const prefer = parsePrefer(request.header('prefer'));
     if (!prefer.ok) return refuse(badPrefer(prefer.message, context).body);
     const length = request.header('content-length');
@@ -635,12 +662,14 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     else states.delete(token);
   }
 
-  async function handle(request: Request): Promise<Response> {
+  async function handle(request: Request, { basePath = '' }: { basePath?: string } = {}): Promise<Response> {
     const url = new URL(request.url);
+    const base = basePath.replace(/\/+$/, '');
+    const pathname = base && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
     const raw = await handleRaw({
       method: request.method,
-      target: `${url.pathname}${url.search}`,
-      origin: url.origin,
+      target: `${pathname}${url.search}`,
+      origin: `${url.origin}${pathname === url.pathname ? '' : base}`,
       header: (name) => request.headers.get(name) ?? undefined,
       readBody: async () => {
         const length = Number(request.headers.get('content-length') ?? 0);
@@ -649,6 +678,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
         return bytes.length > MAX_BODY_BYTES ? 'too-large' : bytes;
       },
     });
+    if (raw.drop) return Response.error();
     return new Response(raw.body === '' ? null : raw.body, { status: raw.status, headers: raw.headers });
   }
 

@@ -26,6 +26,14 @@ export { PROBLEM_TYPES, type Problem, problem } from './errors.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
 export { ASSIGNMENT_STATUS, OPERATION_DECLS } from './resources.ts';
 export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';
+export {
+  FAILURES,
+  type Failure,
+  MAX_DELAY_MS,
+  type Scenario,
+  scenarioFromFlag,
+} from './scenarios.ts';
+export { type ScopeRequirements, scopesOfToken } from './scopes.ts';
 export { counts as SEEDED_COUNTS, generateStore, type Rec, type StoreData } from './seed.ts';
 export {
   DEFAULT_HOST,

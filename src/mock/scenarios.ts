@@ -12,7 +12,7 @@
  * Per mock, with rules (`scenarios` option, `--fail`/`--delay` flags), optionally for one operation
  * (its operationId or `METHOD /path/`); a request's own tokens win over the rules.
  */
-import { problem } from './errors.ts';
+import { type Problem, problem } from './errors.ts';
 
 export type Failure = 429 | 500 | 503 | 'drop';
 export const FAILURES: readonly Failure[] = [429, 500, 503, 'drop'];
@@ -28,7 +28,7 @@ export interface Scenario {
   retryAfter?: number;
 }
 
-export type ScenarioResult = { ok: true; scenario: Scenario; request: Request } | { ok: false; message: string };
+export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; message: string };
 
 const TOKENS = new Set(['fail', 'delay', 'retry-after']);
 
@@ -36,23 +36,25 @@ export function parseFailure(text: string): Failure | undefined {
   return FAILURES.find((failure) => String(failure) === text.trim().toLowerCase());
 }
 
-/** Reads (and removes from `Prefer`) the request's scenario tokens, merged over the matching rules. */
-export function scenarioOf(request: Request, operation: readonly string[], rules: readonly Scenario[]): ScenarioResult {
+/**
+ * The request's scenario tokens (from its `Prefer` header) merged over the rules matching the
+ * operation (its operationId or `METHOD /path/`). Other `Prefer` tokens are the engine's.
+ */
+export function scenarioOf(
+  prefer: string | undefined,
+  operation: readonly string[],
+  rules: readonly Scenario[],
+): ScenarioResult {
   const scenario: Scenario = {};
   for (const rule of rules) {
     if (rule.operation === undefined || operation.includes(rule.operation)) Object.assign(scenario, rule);
   }
-  const prefer = request.headers.get('prefer');
-  if (!prefer) return { ok: true, scenario, request };
-  const kept: string[] = [];
+  if (!prefer) return { ok: true, scenario };
   for (const part of prefer.split(/[,;]/)) {
     const [rawName = '', ...rest] = part.split('=');
     const name = rawName.trim().toLowerCase();
     const value = rest.join('=').trim().replace(/^"|"$/g, '');
-    if (!TOKENS.has(name)) {
-      if (part.trim()) kept.push(part.trim());
-      continue;
-    }
+    if (!TOKENS.has(name)) continue;
     if (name === 'fail') {
       const failure = parseFailure(value);
       if (failure === undefined)
@@ -68,18 +70,18 @@ export function scenarioOf(request: Request, operation: readonly string[], rules
       else scenario.retryAfter = number;
     }
   }
-  const headers = new Headers(request.headers);
-  if (kept.length > 0) headers.set('prefer', kept.join(', '));
-  else headers.delete('prefer');
-  return { ok: true, scenario, request: new Request(request, { headers }) };
+  return { ok: true, scenario };
 }
 
 const TITLES = { 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' } as const;
 
-/** The answer a failure scenario gives instead of the engine's (`Response.error()` drops the connection). */
-export function failureResponse(fail: Failure, retryAfter: number, context: { operation: string }): Response {
-  if (fail === 'drop') return Response.error();
-  const headers: Record<string, string> = { 'Content-Type': 'application/problem+json' };
+/** The problem body and headers a failure scenario answers instead of the engine's (not for `drop`). */
+export function failureProblem(
+  fail: Exclude<Failure, 'drop'>,
+  retryAfter: number,
+  context: { operation: string; version: string },
+): { body: Problem; headers: Record<string, string> } {
+  const headers: Record<string, string> = {};
   if (fail !== 500) headers['Retry-After'] = String(retryAfter);
   const body = problem(
     fail,
@@ -88,9 +90,32 @@ export function failureResponse(fail: Failure, retryAfter: number, context: { op
     `Mock failure scenario for ${context.operation} (asked by Prefer: fail=${fail} or a --fail rule); ` +
       'the platform does not show its error answers.',
     [],
-    { operation: context.operation, scenario: `fail=${fail}` },
+    { ...context, scenario: `fail=${fail}` },
   );
-  return new Response(JSON.stringify(body), { status: fail, headers });
+  return { body, headers };
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A rule from a command-line flag: `--fail 429`, `--fail 503:listSubscriptions`, `--delay 300`,
+ * `--delay 1500:getTicket` (the part after the first `:` names the operation). Throws a message
+ * naming the flag and the rule on a bad value.
+ */
+export function scenarioFromFlag(flag: 'fail' | 'delay', text: string): Scenario {
+  const colon = text.indexOf(':');
+  const value = colon === -1 ? text : text.slice(0, colon);
+  const operation = colon === -1 ? undefined : text.slice(colon + 1).trim();
+  if (operation === '') throw new Error(`--${flag} ${text}: name an operation after ":" (e.g. listSubscriptions)`);
+  const scenario: Scenario = operation === undefined ? {} : { operation };
+  if (flag === 'fail') {
+    const fail = parseFailure(value);
+    if (fail === undefined)
+      throw new Error(`--fail ${text}: use one of ${FAILURES.join(', ')}, optionally :operationId`);
+    return { ...scenario, fail };
+  }
+  if (!/^\d+$/.test(value) || Number(value) > MAX_DELAY_MS) {
+    throw new Error(`--delay ${text}: milliseconds from 0 to ${MAX_DELAY_MS}, optionally :operationId`);
+  }
+  return { ...scenario, delay: Number(value) };
+}

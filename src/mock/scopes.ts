@@ -8,7 +8,7 @@
  * scope="…"` (RFC 6750 §3.1) and a problem body naming the missing scope. Where §4 lists two scopes
  * the contract makes them alternatives (two security requirements): either one suffices.
  */
-import { problem } from './errors.ts';
+import { type Problem, problem } from './errors.ts';
 
 /** The scopes a token carries, or `undefined` when it says nothing of them (then it has them all). */
 export function scopesOfToken(token: string): Set<string> | undefined {
@@ -30,12 +30,6 @@ export function scopesOfToken(token: string): Set<string> | undefined {
   return undefined;
 }
 
-/** The bearer token of an `Authorization` header (scheme case-insensitive, RFC 7235), or `undefined`. */
-export function bearerToken(authorization: string | null): string | undefined {
-  const match = /^bearer[ \t]+(\S+)\s*$/i.exec(authorization ?? '');
-  return match?.[1];
-}
-
 /** The alternatives of an operation's `security` (each a list of scopes that must all be held). */
 export type ScopeRequirements = readonly (readonly string[])[];
 
@@ -49,16 +43,16 @@ export function requirementsOf(security: unknown): ScopeRequirements {
 }
 
 /**
- * The 403 answer for a token lacking the operation's scopes, or `undefined` when it may call it (it
- * holds one alternative whole, carries no scopes, or the operation requires none).
+ * The 403 refusal (problem body and headers) for a bearer token lacking the operation's scopes, or
+ * `undefined` when it may call it (it holds one alternative whole, carries no scopes, or the
+ * operation requires none).
  */
 export function insufficientScope(
-  request: Request,
+  token: string,
   requirements: ScopeRequirements,
   context: { operation: string; version: string },
-): Response | undefined {
-  const token = bearerToken(request.headers.get('authorization'));
-  if (token === undefined || requirements.length === 0) return undefined;
+): { body: Problem; headers: Record<string, string> } | undefined {
+  if (requirements.length === 0) return undefined;
   const held = scopesOfToken(token);
   if (held === undefined) return undefined;
   if (requirements.some((scopes) => scopes.every((scope) => held.has(scope)))) return undefined;
@@ -80,11 +74,5 @@ export function insufficientScope(
     ],
     { ...context, required_scopes: wanted },
   );
-  return new Response(JSON.stringify(body), {
-    status: 403,
-    headers: {
-      'Content-Type': 'application/problem+json',
-      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${first}"`,
-    },
-  });
+  return { body, headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${first}"` } };
 }

@@ -21,6 +21,7 @@ import {
   type RawResponse,
 } from './engine.ts';
 import { PROBLEM_TYPES, problem } from './errors.ts';
+import type { Scenario } from './scenarios.ts';
 
 export interface MockOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -47,6 +48,8 @@ export interface MockOptions {
   bundlesDir?: string;
   /** Receives one line per request (method, path, version, status, time). Default: silent. */
   log?: (line: string) => void;
+  /** Failure scenarios (429, 503, 500, drop, delays) for every request or one operation. */
+  scenarios?: readonly Scenario[];
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
   maxBufferedBytes?: number;
 }
@@ -128,6 +131,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       ...(options.seed !== undefined && { seed: options.seed }),
       ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
       ...(options.sharedState !== undefined && { sharedState: options.sharedState }),
+      ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
       ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
     });
     engine = created;
@@ -144,6 +148,10 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
         },
         readBody: () => readLimited(request),
       });
+      if (raw.drop) {
+        request.socket.destroy(); // Prefer: fail=drop
+        return raw.version;
+      }
       if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
       send(response, raw);
       return raw.version;
