@@ -16,6 +16,7 @@ import {
   deref,
   type Json,
   listExamples,
+  loadBundles,
   VERSION_HEADER,
 } from '../contract/index.ts';
 import type { Violation } from '../validation/index.ts';
@@ -77,8 +78,8 @@ export class FixtureError extends Error {
 }
 
 export interface MockEngineOptions {
-  /** The version bundles (contract's loadBundles() in Node, imported JSON in a browser). */
-  bundles: Bundle[];
+  /** The version bundles. Default: the package's own, read from disk (Node); in a browser pass them. */
+  bundles?: Bundle[];
   /** Seed of the generated store. Default `store-admin`. */
   seed?: string;
   /** Records per page of every list. Default 10. */
@@ -185,8 +186,8 @@ function matches(filter: FilterDecl, record: Rec, wanted: unknown): boolean {
   }
 }
 
-export function createMockEngine(options: MockEngineOptions): MockEngine {
-  const { bundles } = options;
+export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
+  const bundles = options.bundles ?? loadBundles();
   const seed = options.seed ?? DEFAULT_SEED;
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
