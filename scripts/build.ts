@@ -14,7 +14,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXIT } from '../src/cli/index.ts';
-import { generateOperationTable, generateTypes, generateTypesIndex } from '../src/codegen/index.ts';
+import {
+  generateBrowserBundles,
+  generateOperationTable,
+  generateTypes,
+  generateTypesIndex,
+} from '../src/codegen/index.ts';
 import { packageRoot } from '../src/contract/index.ts';
 import { bundleApi } from './lib/redocly.ts';
 import { redoclyApis } from './lib/redocly-apis.ts';
@@ -31,6 +36,9 @@ const { values } = parseArgs({ options: { out: { type: 'string' } } });
 // tests), else this package's.
 const root = existsSync('redocly.yaml') ? process.cwd() : packageRoot();
 const generated = values.out ? resolve(values.out) : join(root, 'generated');
+const browserBundlesFile = values.out
+  ? join(generated, 'bundles.generated.ts')
+  : join(root, 'src/msw/bundles.generated.ts');
 const tableFile = values.out
   ? join(generated, 'operations.generated.ts')
   : join(root, 'src/contract/operations.generated.ts');
@@ -66,5 +74,8 @@ await step('index  -> types/index.ts', () =>
 );
 await step('table  -> src/contract/operations.generated.ts', () =>
   writeFile(tableFile, generateOperationTable(documents)),
+);
+await step('bundles -> src/msw/bundles.generated.ts', () =>
+  writeFile(browserBundlesFile, generateBrowserBundles([...documents.keys()])),
 );
 console.log(`Built in ${(performance.now() - started).toFixed(0)} ms`);

@@ -79,13 +79,17 @@ function parseVersion(value: string | undefined): ApiVersion {
 }
 
 async function mock(args: string[]): Promise<ExitCode> {
-  const command = await withPeers('mock', peersOf(['@stoplight/']), () => import('./mock.ts'));
+  // Only the example mode (--static, --dynamic) runs Prism, an optional peer.
+  if (args.includes('--static') || args.includes('--dynamic')) {
+    await withPeers('mock --static', peersOf(['@stoplight/']), () => import('@stoplight/prism-http'));
+  }
+  const command = await import('./mock.ts');
   await command.runMockCommand(args);
   return EXIT.ok;
 }
 
 async function conformance(args: string[]): Promise<ExitCode> {
-  const command = await withPeers('conformance', peersOf(['ajv']), () => import('./conformance.ts'));
+  const command = await import('./conformance.ts');
   return command.runConformanceCommand(args);
 }
 

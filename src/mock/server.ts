@@ -48,6 +48,8 @@ export interface MockOptions {
   bundlesDir?: string;
   /** Receives one line per request (method, path, version, status, time). Default: silent. */
   log?: (line: string) => void;
+  /** The clock of write timestamps (e.g. fixed in tests). Default: the real one. */
+  now?: () => Date;
   /** Failure scenarios (429, 503, 500, drop, delays) for every request or one operation. */
   scenarios?: readonly Scenario[];
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
@@ -132,6 +134,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
       ...(options.sharedState !== undefined && { sharedState: options.sharedState }),
       ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
+      ...(options.now !== undefined && { now: options.now }),
       ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
     });
     engine = created;

@@ -23,10 +23,13 @@ describe.each(['openapi', 'types'])('generated/%s', (folder) => {
     expectCommittedEqualsFresh(join(fresh, folder), `generated/${folder}`, 'npm run build'));
 });
 
-it('src/contract/operations.generated.ts equals a fresh `npm run build`', async () => {
+it.each([
+  ['operations.generated.ts', 'src/contract/operations.generated.ts'],
+  ['bundles.generated.ts', 'src/msw/bundles.generated.ts'],
+])('%s: the committed %s equals a fresh `npm run build`', async (built, committed) => {
   const [want, got] = await Promise.all([
-    readFile(join(fresh, 'operations.generated.ts'), 'utf8'),
-    readFile(join(ROOT, 'src', 'contract', 'operations.generated.ts'), 'utf8'),
+    readFile(join(fresh, built), 'utf8'),
+    readFile(join(ROOT, committed), 'utf8'),
   ]);
-  expect(got === want, 'src/contract/operations.generated.ts is stale: run `npm run build` and commit it').toBe(true);
+  expect(got === want, `${committed} is stale: run \`npm run build\` and commit it`).toBe(true);
 });

@@ -125,13 +125,13 @@ describe('the tarball', () => {
     expect((await stat(tarball)).size).toBeLessThan(1_500_000);
   });
 
-  it('depends on openapi-fetch only; Prism, ajv and openapi-typescript are optional peers', async () => {
+  it('depends on openapi-fetch and the validator (ajv) only; Prism, msw and openapi-typescript are optional peers', async () => {
     const packed = JSON.parse(await readFile(join(installed(consumer), 'package.json'), 'utf8'));
-    expect(Object.keys(packed.dependencies)).toEqual(['openapi-fetch']);
+    // openapi-fetch: the client; ajv + ajv-formats: the mock engine's and conformance's validation.
+    expect(Object.keys(packed.dependencies)).toEqual(['ajv', 'ajv-formats', 'openapi-fetch']);
     expect(packed.peerDependencies).toEqual({
       '@stoplight/prism-http': manifest.devDependencies['@stoplight/prism-http'],
-      ajv: manifest.devDependencies.ajv,
-      'ajv-formats': manifest.devDependencies['ajv-formats'],
+      msw: manifest.devDependencies.msw,
       'openapi-typescript': manifest.devDependencies['openapi-typescript'],
     });
     for (const peer of Object.keys(packed.peerDependencies)) {
@@ -142,6 +142,7 @@ describe('the tarball', () => {
     expect(Object.keys(packed.exports)).toEqual([
       '.',
       './mock',
+      './msw',
       './openapi/*.json',
       './openapi/*.yaml',
       './types/*',
@@ -349,9 +350,12 @@ console.log(JSON.stringify({ status: response.status, version: response.headers.
     const version = await ok(binOf(bare), ['--version'], bare);
     expect(version.stdout).toContain(manifest.version);
 
-    const mock = await run(binOf(bare), ['mock', '--port', '0'], bare);
+    // The data-backed mock needs no peer; its example mode (Prism) does.
+    const listing = await run(binOf(bare), ['mock', '--examples'], bare);
+    expect(listing.code, listing.stderr).toBe(EXIT.ok);
+    const mock = await run(binOf(bare), ['mock', '--static', '--port', '0'], bare);
     expect(mock.code).toBe(EXIT.internal);
-    expect(mock.stderr).toContain('"mock" needs @stoplight/prism-http');
+    expect(mock.stderr).toContain('"mock --static" needs @stoplight/prism-http');
     expect(mock.stderr).toContain(
       `npm install --save-dev @stoplight/prism-http@${manifest.peerDependencies['@stoplight/prism-http']}`,
     );

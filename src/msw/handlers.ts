@@ -1,0 +1,37 @@
+/**
+ * MSW request handlers backed by the mock engine: the same store, validation, version routing,
+ * pagination, scopes and failure scenarios as `npm start`, with no process to spawn. One catch-all
+ * handler under `baseUrl` hands each request to the engine (typed overrides first); requests
+ * elsewhere are left to the app's other handlers.
+ */
+import { http, type RequestHandler } from 'msw';
+import type { Bundle } from '../contract/index.ts';
+import { createMockEngine, type MockEngine, type MockEngineOptions } from '../mock/index.ts';
+import { compileOverrides, type Override } from './overrides.ts';
+
+export interface HandlersOptions extends Omit<MockEngineOptions, 'bundles'> {
+  /** The API root the app calls, e.g. `http://localhost:5173/api` or `https://shop.example.com`. */
+  baseUrl: string;
+  /** Typed replacements of single operations' answers (see `override`), tried first. */
+  overrides?: readonly Override[];
+}
+
+/** The handlers, plus the engine behind them (for `reset()` between tests, or direct calls). */
+export interface MockHandlers extends Array<RequestHandler> {
+  engine: MockEngine;
+  /** Back to the seed data: one token's state, or every state. */
+  reset(token?: string): void;
+}
+
+export function handlersFrom(bundles: Bundle[], options: HandlersOptions): MockHandlers {
+  const { baseUrl, overrides = [], ...engineOptions } = options;
+  const base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  const basePath = base.pathname.replace(/\/$/, '');
+  const engine = createMockEngine({ ...engineOptions, bundles });
+  const answerOverride = compileOverrides(overrides, bundles, base);
+  const handler = http.all(`${base.href}*`, async ({ request }) => {
+    const next = () => engine.handle(request.clone(), { basePath });
+    return (await answerOverride(request, next)) ?? engine.handle(request, { basePath });
+  });
+  return Object.assign([handler as RequestHandler], { engine, reset: (token?: string) => engine.reset(token) });
+}
