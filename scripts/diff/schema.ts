@@ -306,6 +306,9 @@ function walk(ctx: Walk, loc: string, bRaw: Json, hRaw: Json): void {
     try {
       const origin = joinLocation(ctx.origin, loc);
       compareRead({ ...ctx, items: entry.items, depth: ctx.depth + 1, origin }, '', bRaw, hRaw, b, h);
+    } catch (error) {
+      ctx.memo.delete(key); // half-compared: never reuse it
+      throw error;
     } finally {
       ctx.active.delete(pair);
     }
