@@ -105,6 +105,9 @@ function check(list: Sample[], setting: (typeof SETTINGS)[number], dir: string):
     paths: {
       '@store-admin/contract': ['src/client/index.ts'],
       '@store-admin/contract/mock': ['src/mock/index.ts'],
+      '@store-admin/contract/msw': ['src/msw/index.ts'],
+      // The samples' own dependencies, from this repo's node_modules (the samples sit in a temp folder).
+      'msw/*': ['node_modules/msw/lib/*/index.d.mts'],
       '@store-admin/contract/types/*': ['generated/types/*.ts'],
       '@store-admin/contract/openapi/*': ['generated/openapi/*'],
     },
