@@ -31,6 +31,9 @@ if (!values.clean) {
     process.exit(3);
   }
   await chmod(join(dist, 'src/cli/bin.js'), 0o755);
+  // tsc copies the bundles the MSW browser entry imports as JSON; the package serves them from
+  // generated/openapi/ (its `./openapi/*.json` export, the specifier those imports use).
+  await rm(join(dist, 'generated', 'openapi'), { recursive: true, force: true });
   // The API reference site (scripts/docs.ts: Stoplight Elements from node_modules) -> dist/docs,
   // served by the packaged mock at /docs where @stoplight/elements (a devDependency) is absent.
   try {
