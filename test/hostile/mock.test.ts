@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
 import { startMock } from '../../src/mock/index.ts';
-import { call } from './http.ts';
+import { call } from '../mock/http.ts';
 
 function rawHttp(request: string | Buffer): Promise<string> {
   const { hostname, port } = new URL(inject('mockUrl'));
