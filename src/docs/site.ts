@@ -3,10 +3,7 @@
 // the renderer, each operation's description prefixed with its versions, version header, scopes and
 // example names and followed by its changelog entries.
 
-// biome-ignore lint/suspicious/noExplicitAny: bundles are untyped JSON walked generically.
-type Json = any;
-
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+import { deref, type Json, HTTP_METHODS as METHODS } from '../contract/index.ts';
 
 export interface VersionInput {
   /** The bundle (generated/openapi/<version>.json), parsed. */
@@ -35,20 +32,6 @@ interface Parameter {
   in?: string;
   name?: string;
   schema?: { enum?: unknown[] };
-}
-
-function deref(document: Json, node: Json): Json {
-  let current = node;
-  for (let hops = 0; current && typeof current === 'object' && typeof current.$ref === 'string'; hops++) {
-    const ref: string = current.$ref;
-    if (!ref.startsWith('#/') || hops > 32) throw new Error(`Cannot resolve $ref ${ref}`);
-    current = ref
-      .slice(2)
-      .split('/')
-      .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-      .reduce((at: Json, key) => at?.[key], document);
-  }
-  return current;
 }
 
 /** The version a bundle describes: `info.version`, checked against its version header's enum. */

@@ -8,7 +8,7 @@
  */
 import type { Violation } from '../validation/index.ts';
 import { createPrng } from './prng.ts';
-import { money, productOf, type Rec, retotal } from './seed.ts';
+import { money, orderLine, productOf, type Rec, retotal } from './seed.ts';
 import type { State } from './state.ts';
 
 export type FilterKind = 'any' | 'eq' | 'bool' | 'from' | 'to';
@@ -541,26 +541,7 @@ export const OPERATION_DECLS: Record<string, OperationDecl> = {
         const product = productOf(line.product_id);
         const quantity = line.quantity as number;
         added += product.price * quantity;
-        lines.push({
-          ...clone(template),
-          id: id++,
-          product_id: product.id,
-          product_title: product.title,
-          product_url: `https://shop.example.com/products/${product.slug}/`,
-          product_image: `https://cdn.example.com/products/${product.slug}.jpg`,
-          sku: product.sku,
-          variant_id: product.variant_id,
-          variant_title: product.variant_title,
-          quantity,
-          current_quantity: quantity,
-          editable_quantity: quantity,
-          fulfillable_quantity: quantity,
-          price_incl_tax: money(product.price),
-          price_excl_tax: money(product.price / 1.19),
-          total_cost: money(product.price * quantity),
-          created_at: now,
-          updated_at: now,
-        });
+        lines.push(orderLine(template, product, id++, quantity, now));
       }
       record.lines = lines;
       const charge = clone(record.transactions?.[0] ?? {}) as Rec;

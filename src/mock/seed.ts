@@ -201,7 +201,8 @@ function location(template: Rec, index: number): Rec {
   return out;
 }
 
-function orderLine(template: Rec, product: Product, id: number, quantity: number, created: string): Rec {
+/** An order line of `quantity` × `product` (seeded orders and add-line-items share it). */
+export function orderLine(template: Rec, product: Product, id: number, quantity: number, created: string): Rec {
   const incl = product.price;
   const line = clone(template);
   Object.assign(line, {
