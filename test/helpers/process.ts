@@ -5,6 +5,8 @@ export interface Run {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Wall time from spawn to exit. */
+  ms: number;
 }
 
 export interface RunOptions {
@@ -20,6 +22,7 @@ export function runProcess(
   { cwd, env, timeoutMs = 240_000 }: RunOptions,
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
+    const started = performance.now();
     const child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
@@ -33,7 +36,7 @@ export function runProcess(
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, stdout, stderr, ms: performance.now() - started });
     });
   });
 }

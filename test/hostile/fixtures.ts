@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { type Run, runProcess } from '../helpers/process.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are built as untyped JSON.
 type Json = any;
@@ -49,36 +50,14 @@ export const STORE_PATH = 'openapi/paths/store/store.yaml';
 /** The schema of `GET /store/`'s response, where a hostile `$ref` is added as a property. */
 export const STORE_SCHEMA = 'openapi/components/schemas/Store.yaml';
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
+export type { Run };
 
 /** Runs a TypeScript script of this repository (through tsx) in `cwd`; never throws on exit codes. */
 export function runScript(script: string, args: string[], cwd: string, timeoutMs = 240_000): Promise<Run> {
-  return new Promise((done, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, ['--import', TSX, join(ROOT, script), ...args], {
-      cwd,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr, ms: performance.now() - started });
-    });
+  return runProcess(process.execPath, ['--import', TSX, join(ROOT, script), ...args], {
+    cwd,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    timeoutMs,
   });
 }
 
