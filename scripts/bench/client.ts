@@ -20,18 +20,13 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import createClient from 'openapi-fetch';
 import { createAdminClient, VERSION_HEADER } from '../../src/client/index.ts';
+import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '2000' } } });
 const ROUNDS = Number(values.rounds);
 
-interface Row {
-  part: string;
-  measure: string;
-  value: string;
-  target: string;
-}
-const rows: Row[] = [];
+const rows: BenchRow[] = [];
 
 // 1. Overhead ------------------------------------------------------------------------------------
 const SERVER = `
@@ -300,11 +295,4 @@ await overhead();
 await size();
 await typeCost();
 
-const widths = (['part', 'measure', 'value', 'target'] as const).map((key) =>
-  Math.max(key.length, ...rows.map((row) => row[key].length)),
-);
-const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-console.log(`\nTyped client benchmark (Node ${process.versions.node})\n`);
-console.log(line(['part', 'measure', 'value', 'target']));
-console.log(line(widths.map((w) => '-'.repeat(w))));
-for (const row of rows) console.log(line([row.part, row.measure, row.value, row.target]));
+printBenchTable(`Typed client benchmark (Node ${process.versions.node})`, rows);

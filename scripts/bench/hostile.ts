@@ -24,19 +24,14 @@ import {
   scratchSource,
 } from '../../test/hostile/fixtures.ts';
 import { compareDocuments } from '../diff/operations.ts';
+import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
 import { checkSources } from '../lib/source-guard.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const RUNS = Math.max(1, Number(values.runs));
 
-interface Row {
-  part: string;
-  measure: string;
-  value: string;
-  target: string;
-}
-const rows: Row[] = [];
+const rows: BenchRow[] = [];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 const ms = (x: number) => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
@@ -117,11 +112,4 @@ for (const depth of [20, 24]) {
   }
 }
 
-const widths = ['part', 'measure', 'value', 'target'].map((h, i) =>
-  rows.reduce((w, r) => Math.max(w, Object.values(r)[i]?.length ?? 0), h.length),
-);
-const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-console.log(`\nHostile-input benchmark (Node ${process.versions.node}, median of ${RUNS})\n`);
-console.log(line(['part', 'measure', 'value', 'target']));
-console.log(line(widths.map((w) => '-'.repeat(w))));
-for (const row of rows) console.log(line([row.part, row.measure, row.value, row.target]));
+printBenchTable(`Hostile-input benchmark (Node ${process.versions.node}, median of ${RUNS})`, rows);
