@@ -6,7 +6,7 @@
  */
 import { http, type RequestHandler } from 'msw';
 import type { Bundle } from '../contract/index.ts';
-import { createMockEngine, type MockEngine, type MockEngineOptions } from '../mock/index.ts';
+import { createMockEngine, type MockEngine, type MockEngineOptions } from '../mock/browser.ts';
 import { compileOverrides, type Override } from './overrides.ts';
 
 export interface HandlersOptions extends Omit<MockEngineOptions, 'bundles'> {

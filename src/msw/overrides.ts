@@ -8,7 +8,7 @@
  */
 import type { DefaultPaths } from '../../generated/types/index.ts';
 import { type Bundle, deref, type Json, VERSION_HEADER, versionOf } from '../contract/index.ts';
-import { templateToRegExp } from '../mock/index.ts';
+import { templateToRegExp } from '../mock/browser.ts';
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
 
