@@ -13,6 +13,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/net.ts';
 import { EXIT } from '../../src/cli/index.ts';
@@ -368,4 +369,70 @@ console.log(JSON.stringify({ status: response.status, version: response.headers.
     );
     expect(existsSync(join(bare, 'z.ts'))).toBe(false);
   });
+});
+
+describe('a downstream project with only the tarball and msw', () => {
+  let project = '';
+  beforeAll(async () => {
+    project = join(tmp, 'with-msw');
+    await newProject(project);
+    await npmInstall(project, [tarball, `msw@${manifest.devDependencies.msw}`]);
+  }, 300_000);
+
+  it('gets the full mock under msw/node, no process spawned: pages, a write, both versions, the hard cases', async () => {
+    await writeFile(
+      join(project, 'check.mjs'),
+      `import { setupServer } from 'msw/node';
+import { createAdminClient, paginate } from '${PACKAGE}';
+import { createHandlers } from '${PACKAGE}/msw';
+const baseUrl = 'http://downstream.test/api';
+const server = setupServer(...createHandlers({ baseUrl }));
+server.listen({ onUnhandledRequest: 'error' });
+const client = createAdminClient({ baseUrl, token: 'downstream', retry: false });
+const ids = [];
+for await (const s of paginate(client, '/subscriptions/')) ids.push(s.id);
+await client.PATCH('/tickets/{id}/', { params: { path: { id: 7 } }, body: { subject: 'downstream' } });
+const ticket = await client.GET('/tickets/{id}/', { params: { path: { id: 7 } } });
+const old = await client.withVersion('2023-02-10').GET('/subscriptions/');
+const limited = await client.GET('/store/', { headers: { Prefer: 'fail=429' } });
+const scoped = createAdminClient({ baseUrl, token: 'scopes:store:read', retry: false });
+const denied = await scoped.GET('/tickets/{id}/', { params: { path: { id: 1 } } });
+server.close();
+console.log(JSON.stringify({ ids: ids.length, distinct: new Set(ids).size, subject: ticket.data.subject,
+  oldProduct: Boolean(old.data.results[0].lines[0].product), limited: limited.response.status,
+  denied: denied.response.status }));
+`,
+    );
+    const { stdout } = await ok(process.execPath, ['check.mjs'], project);
+    const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
+    expect(result.ids).toBeGreaterThanOrEqual(30);
+    expect(result).toMatchObject({
+      distinct: result.ids,
+      subject: 'downstream',
+      oldProduct: true,
+      limited: 429,
+      denied: 403,
+    });
+  }, 60_000);
+
+  it('bundles `./msw` for the browser with the bundles inside, no node: module, no Prism', async () => {
+    await writeFile(
+      join(project, 'app.mjs'),
+      `import { createHandlers } from '${PACKAGE}/msw';\nexport default createHandlers;\n`,
+    );
+    const result = await build({
+      entryPoints: [join(project, 'app.mjs')],
+      absWorkingDir: project,
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      external: ['msw'],
+      write: false,
+      logLevel: 'silent',
+      metafile: true,
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((file) => file.includes('@stoplight') || file.startsWith('node:'))).toEqual([]);
+    expect(inputs.some((file) => file.endsWith('generated/openapi/2024-04-01.json'))).toBe(true);
+  }, 60_000);
 });
