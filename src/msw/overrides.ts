@@ -22,8 +22,17 @@ type Operation<P extends keyof DefaultPaths, M extends Method> = M extends keyof
   : never;
 
 type Defined<T> = Exclude<T, undefined>;
-type PathOf<O> = O extends { parameters: { path?: infer X } } ? ([Defined<X>] extends [never] ? {} : Defined<X>) : {};
-type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? ([Defined<Q>] extends [never] ? {} : Defined<Q>) : {};
+type None = Record<never, never>;
+type PathOf<O> = O extends { parameters: { path?: infer X } }
+  ? [Defined<X>] extends [never]
+    ? None
+    : Defined<X>
+  : None;
+type QueryOf<O> = O extends { parameters: { query?: infer Q } }
+  ? [Defined<Q>] extends [never]
+    ? None
+    : Defined<Q>
+  : None;
 type BodyOf<O> = O extends { requestBody?: infer B }
   ? Defined<B> extends { content: { 'application/json': infer J } }
     ? J
