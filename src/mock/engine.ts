@@ -9,6 +9,9 @@
  * 422), then the store (404 for an unknown id, 422 for a write the store refuses). A refused request
  * changes nothing.
  */
+import type { components as Components2023 } from '../../generated/types/2023-02-10.ts';
+import type { components as Components2024 } from '../../generated/types/2024-04-01.ts';
+import type { components as ComponentsUnstable } from '../../generated/types/unstable.ts';
 import {
   type ApiVersion,
   type Bundle,
@@ -42,20 +45,28 @@ export const MAX_TOKEN_STATES = 1000;
 export const IGNORED_FILTERS_HEADER = 'X-Mock-Ignored-Filters';
 export const RESET_PATH = '/__mock/reset';
 
-/** Records per collection, as `--data file.json` holds them. */
-export type MockFixtures = Partial<Record<FixtureCollection, Rec[]>>;
-export type FixtureCollection =
-  | 'subscriptions'
-  | 'transactions'
-  | 'fulfillmentOrders'
-  | 'tickets'
-  | 'orders'
-  | 'fulfillments'
-  | 'stockrecords'
-  | 'giftCards'
-  | 'metadata'
-  | 'pages'
-  | 'store';
+type V2024 = Components2024['schemas'];
+type V2023 = Components2023['schemas'];
+/**
+ * Records per collection, as `--data file.json` holds them, typed by the generated types (each
+ * resource in the shape of the version whose operation serves it; subscriptions in 2024-04-01's),
+ * so a fixture that breaks the contract fails at type-check; at run time it is refused naming the
+ * field.
+ */
+export interface MockFixtures {
+  subscriptions?: V2024['Subscription'][];
+  transactions?: V2024['Transaction'][];
+  fulfillmentOrders?: V2024['FulfillmentOrder'][];
+  tickets?: ComponentsUnstable['schemas']['Ticket'][];
+  orders?: V2024['Order'][];
+  fulfillments?: V2023['OrderFulfillment'][];
+  stockrecords?: V2023['StockRecord'][];
+  giftCards?: V2023['GiftCard'][];
+  metadata?: V2023['MetadataDefinition'][];
+  pages?: V2024['Page'][];
+  store?: V2024['Store'][];
+}
+export type FixtureCollection = keyof MockFixtures;
 
 /** Which operation's 200 response holds each fixture collection's records (list items or the body). */
 const FIXTURE_SCHEMAS: Record<FixtureCollection, { operationId: string; shape: 'item' | 'body' | 'element' }> = {

@@ -17,6 +17,7 @@ import {
   FixtureError,
   generateStore,
   IGNORED_FILTERS_HEADER,
+  type MockFixtures,
   type MockServer,
   SEEDED_COUNTS,
   startMock,
@@ -495,7 +496,10 @@ describe('isolation and reset', () => {
 });
 
 describe('fixtures (--data)', () => {
-  const ticket = { ...(seeded.tickets?.[0] as Rec), id: 1, subject: 'From the fixture' };
+  // A seeded record, typed as a fixture (MockFixtures types each resource from the generated types).
+  const ticket = { ...(seeded.tickets?.[0] as Rec), id: 1, subject: 'From the fixture' } as NonNullable<
+    MockFixtures['tickets']
+  >[number];
 
   it('replaces the collections it names with its records', async () => {
     const engine = engineOf({ data: { tickets: [ticket] } });
@@ -506,6 +510,7 @@ describe('fixtures (--data)', () => {
 
   it('refuses a record that breaks the contract, naming the source, the record and the field', () => {
     expect(() =>
+      // @ts-expect-error: 'urgent' is not a ticket priority, at type-check as at run time
       engineOf({ data: { tickets: [ticket, { ...ticket, id: 2, priority: 'urgent' }] }, dataSource: 'f.json' }),
     ).toThrow(
       new FixtureError(
