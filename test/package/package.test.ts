@@ -376,8 +376,59 @@ describe('a downstream project with only the tarball and msw', () => {
   beforeAll(async () => {
     project = join(tmp, 'with-msw');
     await newProject(project);
-    await npmInstall(project, [tarball, `msw@${manifest.devDependencies.msw}`]);
+    await npmInstall(project, [
+      tarball,
+      `msw@${manifest.devDependencies.msw}`,
+      `vitest@${manifest.devDependencies.vitest}`,
+    ]);
   }, 300_000);
+
+  it('runs a downstream vitest suite on the mock through msw/node, and a bad fixture fails tsc naming the field', async () => {
+    await writeFile(
+      join(project, 'app.test.ts'),
+      `import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createAdminClient, paginate } from '${PACKAGE}';
+import { createHandlers } from '${PACKAGE}/msw';
+
+const baseUrl = 'http://downstream.test/api';
+const handlers = createHandlers({ baseUrl });
+const server = setupServer(...handlers);
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterAll(() => server.close());
+const client = createAdminClient({ baseUrl, token: 'vitest', retry: false });
+
+it('pages to the end', async () => {
+  const ids: number[] = [];
+  for await (const s of paginate(client, '/subscriptions/')) ids.push(s.id as number);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(ids.length).toBeGreaterThanOrEqual(30);
+});
+
+it('persists a write', async () => {
+  await client.PATCH('/tickets/{id}/', { params: { path: { id: 7 } }, body: { subject: 'vitest' } });
+  expect((await client.GET('/tickets/{id}/', { params: { path: { id: 7 } } })).data?.subject).toBe('vitest');
+});
+`,
+    );
+    const tests = await run(join(project, 'node_modules', '.bin', 'vitest'), ['run', 'app.test.ts'], project);
+    expect(tests.code, tests.stdout + tests.stderr).toBe(0);
+    expect(tests.stdout).toMatch(/Tests\s+.*2 passed/);
+
+    await writeFile(
+      join(project, 'fixture.ts'),
+      `import { createHandlers } from '${PACKAGE}/msw';
+import type { Ticket } from '${PACKAGE}/types/unstable';
+declare const ticket: Ticket;
+createHandlers({ baseUrl: 'http://x.test', data: { tickets: [{ ...ticket, priority: 'urgent' }] } });
+`,
+    );
+    const tsc = join(consumer, 'node_modules', 'typescript', 'bin', 'tsc');
+    const args = ['--noEmit', '--strict', '--module', 'nodenext', '--skipLibCheck', 'fixture.ts'];
+    const check = await run(process.execPath, [tsc, ...args], project);
+    expect(check.code).not.toBe(0);
+    expect(check.stdout).toMatch(/fixture\.ts\(4,.*'"urgent"' is not assignable/);
+  }, 120_000);
 
   it('gets the full mock under msw/node, no process spawned: pages, a write, both versions, the hard cases', async () => {
     await writeFile(
