@@ -10,6 +10,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/net.ts';
 import { EXIT } from '../../src/cli/index.ts';
 import { VERSIONS } from '../../src/contract/index.ts';
+import { launchBrowser } from '../helpers/browser.ts';
 import { type Run, runProcess } from '../helpers/process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -465,6 +468,63 @@ console.log(JSON.stringify({ ids: ids.length, distinct: new Set(ids).size, subje
       denied: 403,
     });
   }, 60_000);
+
+  it("serves a page built from the tarball through msw's service worker in Chromium", async () => {
+    await writeFile(
+      join(project, 'page.mjs'),
+      `import { setupWorker } from 'msw/browser';
+import { createAdminClient, paginate } from '${PACKAGE}';
+import { createHandlers } from '${PACKAGE}/msw';
+const baseUrl = location.origin + '/api';
+await setupWorker(...createHandlers({ baseUrl })).start({ serviceWorker: { url: '/mockServiceWorker.js' }, quiet: true });
+const client = createAdminClient({ baseUrl, token: 'page', retry: false });
+const ids = [];
+for await (const s of paginate(client, '/subscriptions/')) ids.push(s.id);
+await client.PATCH('/tickets/{id}/', { params: { path: { id: 7 } }, body: { subject: 'from the tarball' } });
+const ticket = await client.GET('/tickets/{id}/', { params: { path: { id: 7 } } });
+document.getElementById('result').textContent = JSON.stringify({ ids: ids.length, distinct: new Set(ids).size, subject: ticket.data.subject });
+`,
+    );
+    const bundle = await build({
+      entryPoints: [join(project, 'page.mjs')],
+      absWorkingDir: project,
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    const worker = await readFile(join(project, 'node_modules', 'msw', 'lib', 'mockServiceWorker.js'), 'utf8');
+    const files: Record<string, [string, string]> = {
+      '/': ['text/html', '<!doctype html><pre id="result"></pre><script type="module" src="/page.js"></script>'],
+      '/page.js': ['text/javascript', bundle.outputFiles[0]?.text ?? ''],
+      '/mockServiceWorker.js': ['text/javascript', worker],
+    };
+    const served: string[] = [];
+    const site = createServer((request, response) => {
+      const path = new URL(request.url ?? '/', 'http://x').pathname;
+      served.push(path);
+      const file = files[path];
+      response.writeHead(file ? 200 : 404, { 'Content-Type': file?.[0] ?? 'text/plain' });
+      response.end(file?.[1] ?? '');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
+      await page.waitForFunction(() => document.getElementById('result')?.textContent !== '', null, {
+        timeout: 30_000,
+      });
+      const result = JSON.parse((await page.textContent('#result')) ?? '{}');
+      expect(result.ids).toBeGreaterThanOrEqual(30);
+      expect(result).toMatchObject({ distinct: result.ids, subject: 'from the tarball' });
+      expect(served.filter((path) => path.startsWith('/api'))).toEqual([]);
+    } finally {
+      await browser.close();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  }, 90_000);
 
   it('bundles `./msw` for the browser with the bundles inside, no node: module, no Prism', async () => {
     await writeFile(
