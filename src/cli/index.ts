@@ -3,7 +3,7 @@
  * this repo `npm start` (= `mock`) and `npm run conformance` (= `conformance`), all through
  * {@link runCli}, so a flag means the same and fails with the same exit code everywhere
  * (./exit-codes.ts). Commands load their subsystem on demand: the optional peers a command needs
- * (Prism, ajv, openapi-typescript) are imported only when it runs, and a missing one ends in an
+ * (Prism for `mock --static`, openapi-typescript for `types`) are imported only when it runs, and a missing one ends in an
  * install hint, not a stack trace.
  */
 import { readFileSync } from 'node:fs';
