@@ -1,6 +1,7 @@
 /** In-process calls to a mock engine through `handle(Request)` (no HTTP server), for the store tests. */
 import { loadBundles, VERSION_HEADER } from '../../src/contract/index.ts';
 import { createMockEngine, type MockEngine, type MockEngineOptions } from '../../src/mock/index.ts';
+import { readResult } from './http.ts';
 
 export const bundles = loadBundles();
 
@@ -38,12 +39,5 @@ export async function send(engine: MockEngine, method: string, path: string, opt
       ...(body !== undefined && { body }),
     }),
   );
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, json, text } as EngineResult;
+  return (await readResult(response)) as EngineResult;
 }

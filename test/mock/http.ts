@@ -41,6 +41,11 @@ export async function call(method: string, path: string, options: CallOptions = 
     headers,
     ...(body !== undefined && { body }),
   });
+  return readResult(response);
+}
+
+/** A response's status, headers, text and JSON body (undefined when empty or not JSON). */
+export async function readResult(response: Response) {
   const text = await response.text();
   let json: unknown;
   try {
