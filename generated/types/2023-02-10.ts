@@ -151,20 +151,20 @@ export interface components {
             next: components["schemas"]["Url"];
             /** @description URL of the previous page (carries a `cursor` query value). Its value on the first page is not shown in the source; the contract reads null as the start. */
             previous: components["schemas"]["Url"];
-            /** @description The items of this page. */
-            results: unknown[] | null;
+            /** @description The items of this page; never null, an empty page has `[]`. */
+            results: unknown[];
         };
         /**
-         * @description Identifier (integer). Nullable under the contract's nullability policy.
+         * @description Identifier (integer) of this record; never null.
          * @example 1042
          */
-        Id: number | null;
+        RecordId: number;
         /** @description A staff member (agent) of the store. */
         Agent: {
             /** @description Email address of the agent. */
             email: string | null;
             first_name: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             last_name: string | null;
         };
         /**
@@ -201,7 +201,7 @@ export interface components {
             /** @description Country code such as `DE` (the code list is not shown in the source). */
             country: string | null;
             first_name: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             last_name: string | null;
             line1: string | null;
             line2: string | null;
@@ -251,7 +251,7 @@ export interface components {
             accepts_marketing: boolean | null;
             email: string | null;
             first_name: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description IP address the customer was last seen from. */
             ip: string | null;
             /** @description Language code such as `en` (the code list is not shown in the source). */
@@ -273,7 +273,7 @@ export interface components {
             date_created: components["schemas"]["Timestamp"];
             /** @description How often the subscription renews. Allowed values are not shown in the source. */
             frequency: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Unit of the renewal interval; known value `day`. Allowed values are not shown in the source. */
             interval: string | null;
             /** @description Number of `interval` units between renewals (32-bit). */
@@ -311,7 +311,7 @@ export interface components {
         };
         /** @description The fields of a subscribed product that every API version shares. */
         SubscriptionLineBase: {
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             metadata: components["schemas"]["FreeFormObject"];
             /** @description Unit price of the line, a decimal string. */
             price: components["schemas"]["DecimalString"];
@@ -319,7 +319,7 @@ export interface components {
         };
         /** @description A catalogue category of a product. */
         ProductCategory: {
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             name: string | null;
             /** @description URL-friendly name of the category. */
             slug: string | null;
@@ -332,14 +332,14 @@ export interface components {
             /** @description Position of the image among the product's images (32-bit integer). */
             display_order: components["schemas"]["Quantity"];
             file_name: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Address the image is served from. Its type is not shown in the source; the contract reads it as a string (a URL in the examples). */
             src: string | null;
         };
         /** @description The product of a subscription line. */
         SubscriptionProductV20230210: {
             categories: components["schemas"]["ProductCategory"][] | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             images: components["schemas"]["ProductImage"][] | null;
             title: string | null;
             /** @description Universal product code (barcode) of the product. */
@@ -355,7 +355,7 @@ export interface components {
         StockCounter: number | null;
         /** @description The stock record (stock and price at a partner) the subscription line is fulfilled from. */
         SubscriptionStockRecordV20230210: {
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Stock level under which the stock counts as low (signed 32-bit). */
             low_stock_threshold: components["schemas"]["StockCounter"];
             /** @description Number of units allocated (signed 32-bit). */
@@ -383,7 +383,7 @@ export interface components {
         };
         /** @description One page of subscriptions (version 2023-02-10 shape). */
         SubscriptionPageV20230210: components["schemas"]["PageEnvelope"] & {
-            results: components["schemas"]["SubscriptionV20230210"][] | null;
+            results: components["schemas"]["SubscriptionV20230210"][];
         };
         /** @description Any JSON value; its type is not shown in the source. */
         AnyValue: {
@@ -423,7 +423,7 @@ export interface components {
             disabled_at: components["schemas"]["Timestamp"];
             /** @description When the gift card expires (or expired). */
             expired_at: components["schemas"]["Timestamp"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Initial value of the gift card, a decimal string such as `"50.00"`. */
             initial: components["schemas"]["DecimalString"];
             /** @description The last four characters of the gift card code. */
@@ -433,6 +433,11 @@ export interface components {
             /** @description The customer the gift card belongs to. */
             user: components["schemas"]["User"] | null;
         };
+        /**
+         * @description Identifier (integer) of another record. Nullable under the contract's nullability policy.
+         * @example 1042
+         */
+        Id: number | null;
         /** @description Postal address of a location. */
         LocationAddress: {
             /** @description Country code such as `DE` (the code list is not shown in the source). */
@@ -450,7 +455,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Delivery status of the shipment. Its shape is not shown in the source, so any JSON value is accepted. */
             delivery_status: components["schemas"]["AnyValue"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description When the last tracking event happened. */
             last_event_date: components["schemas"]["Timestamp"];
             /** @description Identifier of the location the fulfillment ships from. */
@@ -502,7 +507,7 @@ export interface components {
             fulfilled_quantity: components["schemas"]["DecimalString"];
             /** @description The fulfillment service that handles the line. Allowed values are not shown in the source. */
             fulfillment_service: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Identifier of the order line. */
             order_line_id: components["schemas"]["Id"];
             price_excl_tax: components["schemas"]["DecimalString"];
@@ -547,7 +552,7 @@ export interface components {
             accept_return: boolean | null;
             address: components["schemas"]["LocationAddress"] | null;
             callback_url: components["schemas"]["Url"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             name: string | null;
         };
         /** @description The stock of one product (SKU) at one stock location. */
@@ -556,7 +561,7 @@ export interface components {
             date_created: components["schemas"]["Timestamp"];
             /** @description When the stock record was last updated. */
             date_updated: components["schemas"]["Timestamp"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description The stock location holding the stock. */
             location: components["schemas"]["StockLocation"] | null;
             /** @description Stock level below which the stock counts as low, by its name (signed 32-bit). */
@@ -569,7 +574,7 @@ export interface components {
             num_in_stock: components["schemas"]["StockCounter"];
             /** @description The product the stock record belongs to. */
             product: {
-                id: components["schemas"]["Id"];
+                id: components["schemas"]["RecordId"];
                 /** @description Name of the product. */
                 name: string | null;
             } | null;
@@ -593,7 +598,7 @@ export interface components {
             card_token: string | null;
             /** @description The payment gateway that processed the transaction. */
             gateway: {
-                id: components["schemas"]["Id"];
+                id: components["schemas"]["RecordId"];
                 name: string | null;
                 /** @description Gateway type. Allowed values are not shown in the source. */
                 type: string | null;
@@ -609,7 +614,7 @@ export interface components {
             /** @description The billing cycle (renewal count) of the subscription (32-bit integer). */
             billing_cycle: components["schemas"]["Quantity"];
             /** @description Identifier of the subscription. */
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
         };
         /** @description A payment transaction (full form; it has no `is_initial_retry`). */
         Transaction: {
@@ -623,7 +628,7 @@ export interface components {
             date_created: components["schemas"]["Timestamp"];
             /** @description Identifier of the transaction at the payment gateway. Its type is not shown in the source; the contract reads it as a string. */
             external_id: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description The agent who initiated the transaction. */
             initiator: components["schemas"]["Agent"] | null;
             is_disputed: boolean | null;
@@ -704,7 +709,7 @@ export interface components {
             enable_export: boolean | null;
             /** @description Whether the field can be used as a filter. */
             enable_filter: boolean | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Key under which the value is stored in the object's `metadata`. */
             key: string | null;
             /** @description Display name of the field. */
@@ -1415,7 +1420,7 @@ export interface operations {
 // Named aliases of the schemas of version 2023-02-10.
 export type Url = components['schemas']['Url'];
 export type PageEnvelope = components['schemas']['PageEnvelope'];
-export type Id = components['schemas']['Id'];
+export type RecordId = components['schemas']['RecordId'];
 export type Agent = components['schemas']['Agent'];
 export type FreeFormObject = components['schemas']['FreeFormObject'];
 export type Attribution = components['schemas']['Attribution'];
@@ -1440,6 +1445,7 @@ export type SubscriptionPageV20230210 = components['schemas']['SubscriptionPageV
 export type AnyValue = components['schemas']['AnyValue'];
 export type GiftCardCreateRequest = components['schemas']['GiftCardCreateRequest'];
 export type GiftCard = components['schemas']['GiftCard'];
+export type Id = components['schemas']['Id'];
 export type LocationAddress = components['schemas']['LocationAddress'];
 export type OrderFulfillmentBase = components['schemas']['OrderFulfillmentBase'];
 export type AmountReportValues = components['schemas']['AmountReportValues'];

@@ -317,20 +317,20 @@ export interface components {
             next: components["schemas"]["Url"];
             /** @description URL of the previous page (carries a `cursor` query value). Its value on the first page is not shown in the source; the contract reads null as the start. */
             previous: components["schemas"]["Url"];
-            /** @description The items of this page. */
-            results: unknown[] | null;
+            /** @description The items of this page; never null, an empty page has `[]`. */
+            results: unknown[];
         };
         /**
-         * @description Identifier (integer). Nullable under the contract's nullability policy.
+         * @description Identifier (integer) of this record; never null.
          * @example 1042
          */
-        Id: number | null;
+        RecordId: number;
         /** @description A staff member (agent) of the store. */
         Agent: {
             /** @description Email address of the agent. */
             email: string | null;
             first_name: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             last_name: string | null;
         };
         /**
@@ -367,7 +367,7 @@ export interface components {
             /** @description Country code such as `DE` (the code list is not shown in the source). */
             country: string | null;
             first_name: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             last_name: string | null;
             line1: string | null;
             line2: string | null;
@@ -417,7 +417,7 @@ export interface components {
             accepts_marketing: boolean | null;
             email: string | null;
             first_name: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description IP address the customer was last seen from. */
             ip: string | null;
             /** @description Language code such as `en` (the code list is not shown in the source). */
@@ -439,7 +439,7 @@ export interface components {
             date_created: components["schemas"]["Timestamp"];
             /** @description How often the subscription renews. Allowed values are not shown in the source. */
             frequency: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Unit of the renewal interval; known value `day`. Allowed values are not shown in the source. */
             interval: string | null;
             /** @description Number of `interval` units between renewals (32-bit). */
@@ -477,12 +477,17 @@ export interface components {
         };
         /** @description The fields of a subscribed product that every API version shares. */
         SubscriptionLineBase: {
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             metadata: components["schemas"]["FreeFormObject"];
             /** @description Unit price of the line, a decimal string. */
             price: components["schemas"]["DecimalString"];
             quantity: components["schemas"]["Quantity"];
         };
+        /**
+         * @description Identifier (integer) of another record. Nullable under the contract's nullability policy.
+         * @example 1042
+         */
+        Id: number | null;
         /** @description One subscribed product of a subscription. */
         SubscriptionLine: components["schemas"]["SubscriptionLineBase"] & {
             /** @description Identifier of the product (integer). */
@@ -505,7 +510,7 @@ export interface components {
         };
         /** @description One page of subscriptions (version 2024-04-01 shape). */
         SubscriptionPage: components["schemas"]["PageEnvelope"] & {
-            results: components["schemas"]["Subscription"][] | null;
+            results: components["schemas"]["Subscription"][];
         };
         /** @description Any JSON value; its type is not shown in the source. */
         AnyValue: {
@@ -526,7 +531,7 @@ export interface components {
             card_token: string | null;
             /** @description The payment gateway that processed the transaction. */
             gateway: {
-                id: components["schemas"]["Id"];
+                id: components["schemas"]["RecordId"];
                 name: string | null;
                 /** @description Gateway type. Allowed values are not shown in the source. */
                 type: string | null;
@@ -547,7 +552,7 @@ export interface components {
             /** @description The billing cycle (renewal count) of the subscription (32-bit integer). */
             billing_cycle: components["schemas"]["Quantity"];
             /** @description Identifier of the subscription. */
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
         };
         /** @description A payment transaction (full form; it has no `is_initial_retry`). */
         Transaction: {
@@ -561,7 +566,7 @@ export interface components {
             date_created: components["schemas"]["Timestamp"];
             /** @description Identifier of the transaction at the payment gateway. Its type is not shown in the source; the contract reads it as a string. */
             external_id: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description The agent who initiated the transaction. */
             initiator: components["schemas"]["Agent"] | null;
             is_disputed: boolean | null;
@@ -592,7 +597,7 @@ export interface components {
         };
         /** @description One page of transactions (full form). */
         TransactionPage: components["schemas"]["PageEnvelope"] & {
-            results: components["schemas"]["Transaction"][] | null;
+            results: components["schemas"]["Transaction"][];
         };
         /** @description Postal address of a location. */
         LocationAddress: {
@@ -612,7 +617,7 @@ export interface components {
             accept_return: boolean | null;
             address: components["schemas"]["LocationAddress"] | null;
             callback_url: components["schemas"]["Url"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             name: string | null;
         };
         /** @description A hold that keeps a fulfillment order from being fulfilled. */
@@ -646,7 +651,7 @@ export interface components {
             fulfillable_quantity: components["schemas"]["DecimalString"];
             /** @description Identifier of the fulfillment order this line belongs to. */
             fulfillment_order_id: components["schemas"]["Id"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Identifier of the order line this line fulfils. */
             order_line_id: components["schemas"]["Id"];
             price_excl_tax: components["schemas"]["DecimalString"];
@@ -686,7 +691,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Holds that currently keep the fulfillment order from being fulfilled. */
             fulfillment_holds: components["schemas"]["FulfillmentHold"][] | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             line_items: components["schemas"]["FulfillmentOrderLineItem"][] | null;
             /** @description Requests the merchant sent to the fulfillment service. */
             merchant_requests: components["schemas"]["MerchantRequest"][] | null;
@@ -710,7 +715,7 @@ export interface components {
         };
         /** @description One page of fulfillment orders. */
         FulfillmentOrderPage: components["schemas"]["PageEnvelope"] & {
-            results: components["schemas"]["FulfillmentOrder"][] | null;
+            results: components["schemas"]["FulfillmentOrder"][];
         };
         /** @description Where to move the fulfillment order, and optionally which of its lines. */
         FulfillmentOrderMoveRequest: {
@@ -807,7 +812,7 @@ export interface components {
             file: components["schemas"]["Url"];
             /** @description Original name of the attached file. */
             file_name: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
         };
         /** @description A comment on a support ticket, public (visible to the customer) or internal. */
         TicketComment: {
@@ -821,7 +826,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Email address the comment was sent from. */
             from_email: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Whether the comment is public (visible to the requester) rather than an internal note. */
             is_public: boolean | null;
         };
@@ -840,7 +845,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Email address of the contact who opened the ticket. */
             from_email: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Number of the order the ticket is about. */
             order: string | null;
             /**
@@ -886,7 +891,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Delivery status of the shipment. Its shape is not shown in the source, so any JSON value is accepted. */
             delivery_status: components["schemas"]["AnyValue"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description When the last tracking event happened. */
             last_event_date: components["schemas"]["Timestamp"];
             /** @description Identifier of the location the fulfillment ships from. */
@@ -917,7 +922,7 @@ export interface components {
             fulfilled_quantity: components["schemas"]["DecimalString"];
             /** @description The fulfillment service that handles the line. Allowed values are not shown in the source. */
             fulfillment_service: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Identifier of the order line. */
             order_line_id: components["schemas"]["Id"];
             price_excl_tax: components["schemas"]["DecimalString"];
@@ -974,7 +979,7 @@ export interface components {
             editable_quantity: components["schemas"]["Quantity"];
             /** @description Quantity that can still be fulfilled. */
             fulfillable_quantity: components["schemas"]["Quantity"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             is_gift_card: boolean | null;
             /** @description Whether the line was added as an upsell. */
             is_upsell: boolean | null;
@@ -1014,7 +1019,7 @@ export interface components {
         RefundAdjustment: {
             amount_excl_tax: components["schemas"]["DecimalString"];
             amount_incl_tax: components["schemas"]["DecimalString"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description The amounts restated in the store's reporting currency. */
             report_values: {
                 amount_excl_tax: components["schemas"]["DecimalString"];
@@ -1028,7 +1033,7 @@ export interface components {
         RefundLineItem: {
             amount_excl_tax: components["schemas"]["DecimalString"];
             amount_incl_tax: components["schemas"]["DecimalString"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Identifier of the refunded order line. */
             line_item_id: components["schemas"]["Id"];
             /** @description Identifier of the location involved (by its name, where the items are restocked; not shown in the source). */
@@ -1052,7 +1057,7 @@ export interface components {
             date_created: components["schemas"]["Timestamp"];
             /** @description Identifier of the transaction at the payment gateway. Its type is not shown in the source; the contract reads it as a string. */
             external_id: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             is_disputed: boolean | null;
             /** @description Whether the transaction is external, by its name processed outside the platform (its meaning is not shown in the source). */
             is_external: boolean | null;
@@ -1079,7 +1084,7 @@ export interface components {
         Refund: {
             adjustments: components["schemas"]["RefundAdjustment"][] | null;
             created_at: components["schemas"]["Timestamp"];
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Note recorded with the refund. */
             note: string | null;
             order_number: string | null;
@@ -1115,7 +1120,7 @@ export interface components {
         };
         /** @description A tax summed over the whole order. */
         OrderTaxLine: components["schemas"]["TaxLineBase"] & {
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
         };
         /** @description A discount granted by a voucher code. */
         VoucherDiscount: {
@@ -1259,7 +1264,7 @@ export interface components {
         Page: {
             /** @description Body of the page. */
             content: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Description for search engines (the `<meta name="description">` of the page). */
             meta_description: string | null;
             /** @description Title for search engines. */
@@ -2328,7 +2333,7 @@ export interface operations {
 // Named aliases of the schemas of version 2024-04-01.
 export type Url = components['schemas']['Url'];
 export type PageEnvelope = components['schemas']['PageEnvelope'];
-export type Id = components['schemas']['Id'];
+export type RecordId = components['schemas']['RecordId'];
 export type Agent = components['schemas']['Agent'];
 export type FreeFormObject = components['schemas']['FreeFormObject'];
 export type Attribution = components['schemas']['Attribution'];
@@ -2342,6 +2347,7 @@ export type DecimalString = components['schemas']['DecimalString'];
 export type User = components['schemas']['User'];
 export type SubscriptionBase = components['schemas']['SubscriptionBase'];
 export type SubscriptionLineBase = components['schemas']['SubscriptionLineBase'];
+export type Id = components['schemas']['Id'];
 export type SubscriptionLine = components['schemas']['SubscriptionLine'];
 export type Subscription = components['schemas']['Subscription'];
 export type SubscriptionPage = components['schemas']['SubscriptionPage'];

@@ -31,17 +31,17 @@ export interface components {
          */
         Url: string | null;
         /**
-         * @description Identifier (integer). Nullable under the contract's nullability policy.
+         * @description Identifier (integer) of this record; never null.
          * @example 1042
          */
-        Id: number | null;
+        RecordId: number;
         /** @description A file attached to a ticket comment. */
         TicketAttachment: {
             /** @description URL of the attached file. */
             file: components["schemas"]["Url"];
             /** @description Original name of the attached file. */
             file_name: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
         };
         /**
          * Format: date-time
@@ -61,7 +61,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Email address the comment was sent from. */
             from_email: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Whether the comment is public (visible to the requester) rather than an internal note. */
             is_public: boolean | null;
         };
@@ -80,7 +80,7 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description Email address of the contact who opened the ticket. */
             from_email: string | null;
-            id: components["schemas"]["Id"];
+            id: components["schemas"]["RecordId"];
             /** @description Number of the order the ticket is about. */
             order: string | null;
             /**
@@ -177,7 +177,7 @@ export interface operations {
 
 // Named aliases of the schemas of version unstable.
 export type Url = components['schemas']['Url'];
-export type Id = components['schemas']['Id'];
+export type RecordId = components['schemas']['RecordId'];
 export type TicketAttachment = components['schemas']['TicketAttachment'];
 export type Timestamp = components['schemas']['Timestamp'];
 export type TicketComment = components['schemas']['TicketComment'];

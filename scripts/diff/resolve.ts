@@ -69,6 +69,19 @@ const isNullSchema = (doc: Json, branch: Json): boolean => {
   return node?.type === 'null' || (Array.isArray(node?.type) && node.type.length === 1 && node.type[0] === 'null');
 };
 
+/**
+ * The type a branch names when it says nothing else (`{type: string}`; an array of any items, an
+ * object of any properties), else undefined.
+ */
+const bareType = (doc: Json, branch: Json): string | undefined => {
+  const { node } = deref(doc, branch);
+  if (typeof node?.type !== 'string') return undefined;
+  const { type, description, items, additionalProperties, ...rest } = node;
+  const anyItems = items === undefined || (typeof items === 'object' && Object.keys(items).length === 0);
+  const anyProperties = additionalProperties === undefined || additionalProperties === true;
+  return Object.keys(rest).length === 0 && anyItems && anyProperties ? type : undefined;
+};
+
 /** Merged `allOf` schemas, by the schema object they come from (shared parts are merged once). */
 const mergedAllOf = new WeakMap<object, Json>();
 
@@ -113,6 +126,10 @@ export function readSchema(doc: Json, raw: Json): Schema {
       const innerNode = mergeAllOf(doc, inner.node ?? {});
       node = { ...innerNode, ...wrapper, type: innerNode.type ?? wrapper.type };
       if (innerNode.nullable === true) nullable = true;
+    } else if (nonNull.every((branch) => bareType(doc, branch) !== undefined)) {
+      // Branches that each only name a type are a type list (`anyOf: [{type: string}, {type:
+      // number}]` is `type: [string, number]`): compared as one, not branch by branch.
+      node = { ...wrapper, type: nonNull.map((branch) => bareType(doc, branch)) };
     } else {
       node = wrapper;
       branches = nonNull;

@@ -6,7 +6,7 @@
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { type ApiVersion, type Bundle, type BundleOperation, deref, type Json } from '../contract/index.ts';
-import { ajvWithBundle, formatField } from '../validation/index.ts';
+import { ajvWithBundle, formatField, ruleMessage } from '../validation/index.ts';
 
 export interface ResponseViolation {
   field: string;
@@ -44,9 +44,7 @@ export function explain(errors: readonly ErrorObject[]): ResponseViolation[] {
   for (const error of kept) {
     const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined;
     const field = fieldOf(error.instancePath, missing);
-    let message = error.message ?? 'is invalid';
-    if (error.keyword === 'type') message = `must be ${[error.params.type].flat().join(' or ')}`;
-    if (error.keyword === 'enum') message = `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    const message = ruleMessage(error);
     const key = `${field} ${error.keyword}`;
     if (seen.has(key)) continue;
     seen.add(key);

@@ -5,7 +5,7 @@
  *   { "type": "...", "title": "Invalid request", "status": 422, "detail": "...",
  *     "operation": "createGiftCard", "version": "2023-02-10",
  *     "validation": [{ "field": "body.currency", "rule": "maxLength",
- *                      "message": "Request body property currency must NOT have more than 3 characters",
+ *                      "message": "body.currency: must NOT have more than 3 characters (received \"EURO\")",
  *                      "location": ["body", "currency"] }] }
  *
  * `field` is `<where>.<path>` with `<where>` one of body, query, path, header; array indexes are

@@ -9,7 +9,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { type Bundle, type BundleOperation, deref, type Json } from '../contract/index.ts';
-import { ajvWithBundle, formatField, type Violation } from '../validation/index.ts';
+import { ajvWithBundle, formatField, preview, ruleMessage, type Violation } from '../validation/index.ts';
 
 export interface ParamSpec {
   name: string;
@@ -53,8 +53,6 @@ function rebase(node: Json, id: string): Json {
   return out;
 }
 
-const where = { body: 'Request body', query: 'Request query parameter', path: 'Request path parameter' };
-
 /** ajv errors → violations, one per (field, rule), combinator wrappers dropped. */
 export function violationsOf(errors: ErrorObject[] | null | undefined, root: 'body' | 'query'): Violation[] {
   const out: Violation[] = [];
@@ -73,12 +71,7 @@ export function violationsOf(errors: ErrorObject[] | null | undefined, root: 'bo
     const key = `${field} ${error.keyword}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    const name = location.length > 1 ? `${location.slice(1).join('.')} ` : '';
-    const message =
-      error.keyword === 'required'
-        ? `${where[root]} must have required property '${error.params.missingProperty}'`
-        : `${where[root]}${name ? ` property ${name}` : ' '}${error.message ?? 'is invalid'}`.replace(/\s+/g, ' ');
-    out.push({ field, rule: error.keyword, message, location });
+    out.push({ field, rule: error.keyword, message: `${field}: ${ruleMessage(error)}`, location });
   }
   return out;
 }
@@ -90,14 +83,14 @@ export function unsafeNumbers(value: unknown, location: string[] = ['body'], out
       out.push({
         field: formatField(location),
         rule: 'finite',
-        message: `${formatField(location)} must be a finite number`,
+        message: `${formatField(location)}: must be a finite number`,
         location,
       });
     } else if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
       out.push({
         field: formatField(location),
         rule: 'maximum',
-        message: `${formatField(location)} must be within ±${Number.MAX_SAFE_INTEGER}`,
+        message: `${formatField(location)}: must be within ±${Number.MAX_SAFE_INTEGER} (received ${preview(value)})`,
         location,
       });
     }
@@ -190,7 +183,7 @@ export function compileValidators(bundle: Bundle): Map<BundleOperation, Operatio
               violations.push({
                 field: `path.${param.name}`,
                 rule: 'type',
-                message: `Request path parameter ${param.name} must be integer`,
+                message: `path.${param.name}: must be integer (received ${preview(text)})`,
                 location,
               });
               continue;
@@ -200,7 +193,7 @@ export function compileValidators(bundle: Bundle): Map<BundleOperation, Operatio
               violations.push({
                 field: `path.${param.name}`,
                 rule: 'maximum',
-                message: `Request path parameter ${param.name} must be an integer within ±${Number.MAX_SAFE_INTEGER}`,
+                message: `path.${param.name}: must be an integer within ±${Number.MAX_SAFE_INTEGER} (received ${preview(text)})`,
                 location,
               });
               continue;
@@ -247,5 +240,5 @@ export function compileValidators(bundle: Bundle): Map<BundleOperation, Operatio
 
 function toPath(v: Violation): Violation {
   const location = ['path', ...v.location.slice(1)];
-  return { ...v, field: formatField(location), location, message: v.message.replace('query', 'path') };
+  return { ...v, field: formatField(location), location, message: v.message.replace(/^query\./, 'path.') };
 }

@@ -8,7 +8,8 @@ import addFormats from 'ajv-formats';
 
 export function ajvWithBundle(document: object, id: string): Ajv2020 {
   // strict off: OpenAPI keywords (example, discriminator...) sit beside JSON Schema ones.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  // verbose: each error carries the value it refused (`error.data`), which messages show.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, verbose: true });
   addFormats.default(ajv); // includes int32/int64
   ajv.addSchema(document, id);
   return ajv;

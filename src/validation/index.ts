@@ -1,8 +1,10 @@
 /**
  * Validation against the contract: a JSON Schema 2020-12 validator (ajv, formats checked) holding a
  * version bundle, and the one way a broken rule names its field. The mock's request and response
- * checks, the conformance runner and the contract tests all validate through here. ajv and
+ * checks, the conformance runner and the contract tests all validate through here, and every broken
+ * rule is worded here (`ruleMessage`: the allowed values, the received value). ajv and
  * ajv-formats are dependencies of the package (the mock engine validates every request with them).
  */
 export { ajvWithBundle } from './ajv.ts';
 export { formatField, type Violation } from './field.ts';
+export { preview, RECEIVED_MAX, ruleMessage } from './message.ts';

@@ -1,5 +1,6 @@
 // The nullability policy of info.description, checked on every object schema reachable from a
-// response: each property accepts null and each listed property is required.
+// response: each listed property is required; each accepts null, except the structural fields
+// (a record's `id`, a page envelope's `results`), which never do.
 import { describe, expect, it } from 'vitest';
 import { validateAgainst } from '../helpers/ajv.ts';
 import { type ApiVersion, deref, type Json, loadBundle, operationsOf, VERSIONS } from '../helpers/bundles.ts';
@@ -29,18 +30,30 @@ function responseObjectSchemas(version: ApiVersion): Map<string, Json> {
   return found;
 }
 
+/** The structural fields: what identifies a record, and the array a page carries. */
+const STRUCTURAL = new Set(['id', 'results']);
+
+it('reaches the page envelopes (results) of the versions with list operations', () => {
+  const pages = VERSIONS.flatMap((v) => [...responseObjectSchemas(v).values()]).filter(
+    (s) => 'results' in s.properties,
+  );
+  expect(pages.length).toBeGreaterThan(4);
+});
+
 describe.each(VERSIONS)('nullability policy in %s', (version) => {
   const schemas = [...responseObjectSchemas(version)];
 
-  it('reaches the response objects', () => {
+  it('reaches the response objects and records with an `id`', () => {
     expect(schemas.length).toBeGreaterThan(0);
+    expect(schemas.filter(([, schema]) => 'id' in schema.properties).length).toBeGreaterThan(0);
   });
 
-  it.each(schemas)('%s: every property accepts null and is required', (_label, schema) => {
-    const notNullable = Object.entries<Json>(schema.properties).filter(
-      ([, property]) => validateAgainst(version, property, null).length > 0,
-    );
-    expect(notNullable.map(([name]) => name)).toEqual([]);
+  it.each(schemas)('%s: every property is required; only id and results refuse null', (_label, schema) => {
+    const acceptsNull = (property: Json) => validateAgainst(version, property, null).length === 0;
+    const wrong = Object.entries<Json>(schema.properties)
+      .filter(([name, property]) => acceptsNull(property) === STRUCTURAL.has(name))
+      .map(([name]) => name);
+    expect(wrong).toEqual([]);
     expect([...(schema.required ?? [])].sort()).toEqual(Object.keys(schema.properties).sort());
   });
 });

@@ -500,6 +500,29 @@ const cases: Record<string, Row[]> = {
       }),
       expect: ['warning response 200 body variant-added'],
     },
+    {
+      name: 'a type list written as anyOf of bare types is the same schema',
+      base: res(object({ v: { type: ['object', 'array', 'string', 'null'], additionalProperties: true, items: {} } })),
+      head: res(
+        object({
+          v: {
+            anyOf: [
+              { type: 'object', additionalProperties: true },
+              { type: 'array', items: {} },
+              str,
+              { type: 'null' },
+            ],
+          },
+        }),
+      ),
+      expect: [],
+    },
+    {
+      name: 'a type dropped from an anyOf of bare types narrows the response',
+      base: res(object({ v: { type: ['string', 'number'] } })),
+      head: res(object({ v: { anyOf: [str, { type: 'boolean' }] } })),
+      expect: ['breaking response 200 body.v type-changed'],
+    },
   ],
 };
 

@@ -1,0 +1,131 @@
+/**
+ * The code generators of the ecosystem on the published bundles (`generated/openapi/<version>.json`,
+ * every API version), as a downstream repo runs them: orval (fetch client and MSW mocks),
+ * @hey-api/openapi-ts (fetch client) and Kubb (fetch client, faker and MSW plugins). Each must
+ * generate with no error and no warning; all their output, with a consumer of it
+ * (consumer/calls.ts), type-checks under `strict` in one tsc run; each generated client makes one
+ * call per version against the mock (in-process, port 0); the generated MSW mocks answer a list
+ * with a `results` array. A control proves a tool's warning is caught. Lean: one temp dir, one
+ * process per tool (in parallel), one tsc; docs/ecosystem.md says what each tool needs.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VERSIONS } from '../../src/contract/index.ts';
+import { type MockServer, startMock } from '../../src/mock/index.ts';
+import { type Run, runProcess } from '../helpers/process.ts';
+import type { Tool, ToolReport } from './generate.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BUNDLES = join(ROOT, 'generated', 'openapi');
+const TOOLS: Tool[] = ['orval', 'hey-api', 'kubb'];
+
+/** Runs test/ecosystem/generate.ts for one tool; its last stdout line is the report. */
+async function generate(tool: Tool, bundles: string, out: string, versions: readonly string[], baseUrl: string) {
+  const script = join(ROOT, 'test', 'ecosystem', 'generate.ts');
+  const args = ['--import', 'tsx', script, tool, bundles, out, versions.join(','), baseUrl];
+  const run = await runProcess(process.execPath, args, { cwd: ROOT, timeoutMs: 120_000 });
+  const last = run.stdout.trim().split('\n').at(-1) ?? '';
+  if (run.code !== 0 || !last.startsWith('{'))
+    throw new Error(`${tool} exited ${run.code}\n${run.stdout}${run.stderr}`);
+  return JSON.parse(last) as Record<string, ToolReport>;
+}
+
+/** What a tool printed that is a warning or an error (its success banners are neither). */
+const problemsOf = (report: ToolReport | undefined): string[] => [
+  ...(report?.thrown ? [report.thrown] : []),
+  ...(report?.lines ?? [])
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
+    .map((line) => line.replace(/\u001b\[[\d;]*m/g, ''))
+    .filter((line) => /warn|error|fail|invalid|⚠|✖|❌/i.test(line)),
+];
+
+let out = '';
+let mock: MockServer;
+let reports: Record<Tool, Record<string, ToolReport>>;
+let control: Record<string, ToolReport>;
+let typecheck: Promise<Run>;
+
+beforeAll(async () => {
+  await mkdir(join(ROOT, '.tmp'), { recursive: true });
+  // Inside the repo, so that the generated code resolves msw, @faker-js/faker from node_modules.
+  out = await mkdtemp(join(ROOT, '.tmp', 'ecosystem-'));
+  mock = await startMock({ port: 0 });
+  // Control: the server variable's own description, as before issue #20, makes orval warn.
+  const doctored = JSON.parse(await readFile(join(BUNDLES, 'unstable.json'), 'utf8'));
+  doctored.servers[0].variables.base_url.description = 'The root.';
+  await mkdir(join(out, 'doctored'));
+  await writeFile(join(out, 'doctored', 'unstable.json'), JSON.stringify(doctored));
+  const [orval, heyApi, kubb, warned] = await Promise.all([
+    ...TOOLS.map((tool) => generate(tool, BUNDLES, out, VERSIONS, mock.url)),
+    generate('orval', join(out, 'doctored'), join(out, 'doctored'), ['unstable'], mock.url),
+  ]);
+  reports = { orval, 'hey-api': heyApi, kubb } as Record<Tool, Record<string, ToolReport>>;
+  control = warned ?? {};
+  await writeFile(join(out, 'calls.ts'), await readFile(join(ROOT, 'test', 'ecosystem', 'consumer', 'calls.ts')));
+  const tsconfig = {
+    compilerOptions: {
+      target: 'ES2022',
+      module: 'ESNext',
+      moduleResolution: 'Bundler',
+      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+      types: [],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      allowImportingTsExtensions: true,
+    },
+    include: ['calls.ts', ...TOOLS.map((tool) => `${tool}/**/*.ts`), ...TOOLS.map((tool) => `${tool}/**/.kubb/*.ts`)],
+  };
+  await writeFile(join(out, 'tsconfig.json'), JSON.stringify(tsconfig));
+  // Started now, awaited by its test: the calls below run meanwhile.
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  typecheck = runProcess(process.execPath, [tsc, '-p', join(out, 'tsconfig.json')], { cwd: out });
+}, 180_000);
+
+afterAll(async () => {
+  await typecheck?.catch(() => undefined);
+  await mock?.close();
+  if (out) await rm(out, { recursive: true, force: true });
+});
+
+describe.each(TOOLS)('%s', (tool) => {
+  it.each(VERSIONS)('generates from the %s bundle with no error and no warning', (version) => {
+    const report = reports[tool][version];
+    expect(report, `no report for ${version}`).toBeDefined();
+    expect(problemsOf(report)).toEqual([]);
+  });
+
+  it.each(VERSIONS)('its %s client calls the mock', async (version) => {
+    const { calls } = await import(join(out, 'calls.ts'));
+    const { status, body } = await calls[tool][version](mock.url);
+    if (status !== undefined) expect(status).toBe(200);
+    if (version === 'unstable') expect(body).toMatchObject({ id: 1 });
+    else expect(body.results.length).toBeGreaterThan(0);
+    // The older Subscription shape: each line carries its product (2023-02-10).
+    if (version === '2023-02-10') expect(body.results[0].lines[0].product).toBeTypeOf('object');
+  });
+});
+
+describe.each(['orval', 'kubb'] as const)('the MSW mocks of %s', (tool) => {
+  it.each(['2024-04-01', '2023-02-10'] as const)('answer the %s list with a results array', async (version) => {
+    const { listFromMsw } = await import(join(out, 'calls.ts'));
+    const { status, body } = await listFromMsw(tool, version);
+    expect(status).toBe(200);
+    expect(Array.isArray(body.results)).toBe(true);
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(body.results[0].id).toBeTypeOf('number');
+  });
+});
+
+it('type-checks every generated file and the consumer under strict, in one tsc run', async () => {
+  const result = await typecheck;
+  expect(result.stdout + result.stderr).toBe('');
+  expect(result.code).toBe(0);
+}, 120_000);
+
+it('catches a warning: orval on a bundle whose server variable has a description', () => {
+  expect(problemsOf(control.unstable)).not.toEqual([]);
+  expect(control.unstable?.lines.join('\n')).toMatch(/base_url must NOT have unevaluated properties/);
+});
