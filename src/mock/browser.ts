@@ -29,5 +29,5 @@ export {
   type Scenario,
   scenarioFromFlag,
 } from './scenarios.ts';
-export { type ScopeRequirements, scopesOfToken } from './scopes.ts';
+export { type ScopeRequirements, scopesOfToken, type TokenScopes } from './scopes.ts';
 export { counts as SEEDED_COUNTS, generateStore, type Rec, type StoreData } from './seed.ts';
