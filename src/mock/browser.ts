@@ -18,7 +18,7 @@ export {
   type RawResponse,
   RESET_PATH,
 } from './engine.ts';
-export { PROBLEM_TYPES, type Problem, problem } from './errors.ts';
+export { internalError, PROBLEM_TYPES, type Problem, problem } from './errors.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
 export { ASSIGNMENT_STATUS, OPERATION_DECLS } from './resources.ts';
 export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';

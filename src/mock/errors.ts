@@ -76,6 +76,13 @@ export function problem(
   return { type, title, status, detail, ...extra, validation };
 }
 
+/**
+ * The mock's answer to its own failure (a bug, or an override that throws): a bare 500 problem, with
+ * no message, stack or file path of the error (the adapter logs those once, never answers them).
+ */
+export const internalError = (): Problem =>
+  problem(500, PROBLEM_TYPES.internal, 'Mock error', 'The mock failed to answer this request.');
+
 export function sendJson(
   response: ServerResponse,
   status: number,

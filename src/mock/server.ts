@@ -20,7 +20,7 @@ import {
   type MockFixtures,
   type RawResponse,
 } from './engine.ts';
-import { PROBLEM_TYPES, problem } from './errors.ts';
+import { internalError, PROBLEM_TYPES, problem } from './errors.ts';
 import type { Scenario } from './scenarios.ts';
 
 export interface MockOptions {
@@ -201,7 +201,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
         if (!response.headersSent) {
           const body = busy
             ? problem(503, PROBLEM_TYPES.tooLarge, 'Busy', 'The mock is buffering too many request bodies; retry.')
-            : problem(500, PROBLEM_TYPES.internal, 'Mock error', 'The mock failed to answer this request.');
+            : internalError();
           send(response, {
             status: body.status,
             headers: { 'Content-Type': 'application/problem+json', Connection: 'close' },
