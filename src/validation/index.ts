@@ -6,3 +6,4 @@
  */
 export { ajvWithBundle } from './ajv.ts';
 export { formatField, type Violation } from './field.ts';
+export { Contract, explain, fieldOf, type ResponseViolation } from './responses.ts';
