@@ -14,7 +14,7 @@
  * scope="…"` (RFC 6750 §3.1) and a problem body naming the missing scope. Where §4 lists two scopes
  * the contract makes them alternatives (two security requirements): either one suffices.
  */
-import { type Problem, problem } from './errors.ts';
+import { type Refusal, refusal } from './problems.ts';
 
 /** What a token says of its scopes: every scope, a set, or a claim the mock cannot read (none). */
 export type TokenScopes = { all: true } | { scopes: Set<string> } | { unreadable: string };
@@ -81,7 +81,7 @@ export function insufficientScope(
   token: string,
   requirements: ScopeRequirements,
   context: { operation: string; version: string },
-): { body: Problem; headers: Record<string, string> } | undefined {
+): (Refusal & { headers: Record<string, string> }) | undefined {
   if (requirements.length === 0) return undefined;
   const read = scopesOfToken(token);
   if ('all' in read) return undefined;
@@ -96,10 +96,8 @@ export function insufficientScope(
     'unreadable' in read
       ? `The token's scopes cannot be read (${read.unreadable}); it needs the scope ${first}${alternatives}`
       : `The token lacks the scope ${first}${alternatives}`;
-  const body = problem(
-    403,
-    'urn:store-admin-mock:insufficient-scope',
-    'Insufficient scope',
+  return refusal(
+    'insufficientScope',
     `${context.operation} needs the scope ${first}${alternatives}; the token holds ${holds}.`,
     [
       {
@@ -110,6 +108,6 @@ export function insufficientScope(
       },
     ],
     { ...context, required_scopes: wanted },
+    { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${first}"` },
   );
-  return { body, headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${first}"` } };
 }
