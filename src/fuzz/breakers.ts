@@ -1,5 +1,6 @@
 /**
- * Invalid requests: a valid request with exactly one rule of the contract broken (a wrong type, a
+ * Invalid requests: a minimal valid request (required parts only, so nothing else masks the rule,
+ * such as a random cursor refused for its own sake) with exactly one rule of the contract broken (a wrong type, a
  * value outside the enum, a pattern or format not matched, a bound crossed, a required field or
  * parameter left out, an unknown API version, no token). Each candidate value is checked with ajv
  * against the schema node it breaks before it is ever sent, so a "broken" value the contract
@@ -89,7 +90,7 @@ function bodyBreakers(model: OperationModel, validator: Validator): Breaker[] {
       rule,
       field: fieldOf(path),
       requests: fc
-        .tuple(validRequests(model, path.slice(0, -1)), fc.constantFrom(...values))
+        .tuple(validRequests(model, path.slice(0, -1), true), fc.constantFrom(...values))
         .map(([request, value]) => ({ ...request, body: setAt(request.body, path, value) })),
     });
   const walk = (node: At, path: string[]) => {
@@ -116,7 +117,7 @@ function bodyBreakers(model: OperationModel, validator: Validator): Breaker[] {
       rule: 'type',
       field: 'body',
       requests: fc
-        .tuple(validRequests(model), fc.constantFrom(...wrongBodies))
+        .tuple(validRequests(model, undefined, true), fc.constantFrom(...wrongBodies))
         .map(([request, wrong]) => ({ ...request, body: wrong })),
     });
   }
@@ -124,7 +125,7 @@ function bodyBreakers(model: OperationModel, validator: Validator): Breaker[] {
     out.push({
       rule: 'required',
       field: 'body',
-      requests: validRequests(model).map(({ body: _, ...request }) => request),
+      requests: validRequests(model, undefined, true).map(({ body: _, ...request }) => request),
     });
   }
   return out;
@@ -158,7 +159,7 @@ function parameterBreakers(model: OperationModel, validator: Validator): Breaker
         rule,
         field: `${where}.${param.name}`,
         requests: fc
-          .tuple(validRequests(model), fc.constantFrom(...texts))
+          .tuple(validRequests(model, undefined, true), fc.constantFrom(...texts))
           .map(([request, value]) =>
             where === 'path'
               ? { ...request, path: { ...request.path, [param.name]: value } }
@@ -170,7 +171,10 @@ function parameterBreakers(model: OperationModel, validator: Validator): Breaker
       out.push({
         rule: 'required',
         field: `query.${param.name}`,
-        requests: validRequests(model).map((r) => ({ ...r, query: r.query.filter(([n]) => n !== param.name) })),
+        requests: validRequests(model, undefined, true).map((r) => ({
+          ...r,
+          query: r.query.filter(([n]) => n !== param.name),
+        })),
       });
     }
   };
@@ -181,7 +185,7 @@ function parameterBreakers(model: OperationModel, validator: Validator): Breaker
 
 /** Every way the fuzzer breaks one rule of `model`'s requests. */
 export function breakersOf(model: OperationModel, validator: Validator): Breaker[] {
-  const valid = validRequests(model);
+  const valid = validRequests(model, undefined, true);
   return [
     ...parameterBreakers(model, validator),
     ...bodyBreakers(model, validator),

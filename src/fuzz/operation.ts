@@ -104,22 +104,28 @@ function queryPairs(model: OperationModel, param: Param): fc.Arbitrary<[string, 
     Array.isArray(v) ? v.map((item) => [param.name, text(item)]) : [[param.name, text(v)]],
   );
   if (param.required) return value;
-  return fc.oneof({ arbitrary: fc.constant<[string, string][]>([]), weight: 2 }, { arbitrary: value, weight: 1 });
+  // Left out half the time; shrinking leaves it out (fc.option shrinks towards none).
+  return fc.option(value, { freq: 2, nil: undefined }).map((pairs) => pairs ?? []);
 }
 
 /**
  * Valid requests of the operation (by its schemas): every path parameter, each query parameter
- * (optional ones often left out, so filters do not always narrow a list to nothing), and the body.
- * `force` is a body path that must be present (for a breaker of a nested field).
+ * (optional ones left out half the time, so filters do not always narrow a list to nothing), and
+ * the body. `force` is a body path that must be present (for a breaker of a nested field);
+ * `minimal` leaves out every optional parameter and body field (the base of an invalid request).
  */
-export function validRequests(model: OperationModel, force?: string[]): fc.Arbitrary<FuzzRequest> {
+export function validRequests(model: OperationModel, force?: string[], minimal = false): fc.Arbitrary<FuzzRequest> {
   const path = fc.record(Object.fromEntries(model.pathParams.map((p) => [p.name, pathValue(model, p)])));
-  const query = fc.tuple(...model.queryParams.map((p) => queryPairs(model, p))).map((pairs) => pairs.flat());
-  const body: fc.Arbitrary<unknown> = !model.body
+  const params = minimal ? model.queryParams.filter((p) => p.required) : model.queryParams;
+  const query = fc.tuple(...params.map((p) => queryPairs(model, p))).map((pairs) => pairs.flat());
+  const { body: declared, document } = model;
+  const body: fc.Arbitrary<unknown> = !declared
     ? fc.constant(undefined)
-    : model.body.required || force
-      ? valuesOf(model.document, model.body.schema.node, force ?? [])
-      : fc.option(valuesOf(model.document, model.body.schema.node), { nil: undefined });
+    : declared.required || force
+      ? valuesOf(document, declared.schema.node, force ?? [], 0, minimal)
+      : minimal
+        ? fc.constant(undefined)
+        : fc.option(valuesOf(document, declared.schema.node), { nil: undefined });
   return fc.record({ path, query, body }).map(({ path, query, body }) => ({
     method: model.operation.method,
     template: model.operation.path,

@@ -7,8 +7,9 @@
 import fc from 'fast-check';
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import { Contract } from '../validation/index.ts';
-import { type Breaker, breakersOf, type Rule } from './breakers.ts';
+import { breakersOf, type Rule } from './breakers.ts';
 import { type Check, checkInvalid, checkValid, type Finding } from './checks.ts';
+import { edgeRequests } from './edges.ts';
 import { modelOf, type OperationModel, validRequests } from './operation.ts';
 import { curlOf, type FuzzRequest, type Sent, send } from './request.ts';
 import { checkState, type Reader, readerOf, readRecord } from './state.ts';
@@ -52,6 +53,8 @@ export interface FuzzProperty {
   operation: string;
   version: string;
   kind: 'valid' | Rule;
+  /** The field whose rule is broken (invalid requests). */
+  field?: string;
   runs: number;
   passed: boolean;
 }
@@ -82,8 +85,10 @@ interface Case {
 interface Property {
   model: OperationModel;
   kind: 'valid' | Rule;
-  weight: number;
+  field?: string;
   cases: fc.Arbitrary<Case>;
+  /** Cases sent before the random ones (the edges of the valid requests). */
+  first?: Case[];
 }
 
 class FoundError extends Error {
@@ -106,24 +111,28 @@ export function seedFrom(seed: string | number | undefined): number {
   return /^-?\d+$/.test(seed) ? Number(seed) | 0 : seedOf(0, seed);
 }
 
+/** The valid requests of `model`, and one property per rule broken (each field and rule its own). */
 function propertiesOf(model: OperationModel, contract: Contract): Property[] {
   const validator = (pointer: string) => contract.validatorAt(model.version, pointer);
-  const groups = new Map<Rule, Breaker[]>();
-  for (const breaker of breakersOf(model, validator)) {
-    groups.set(breaker.rule, [...(groups.get(breaker.rule) ?? []), breaker]);
-  }
-  const invalid = [...groups].map(
-    ([rule, breakers]): Property => ({
+  const invalid = breakersOf(model, validator).map(
+    (breaker): Property => ({
       model,
-      kind: rule,
-      weight: 1,
-      cases: fc.oneof(
-        ...breakers.map((b) => b.requests.map((request): Case => ({ request, breach: { rule, field: b.field } }))),
-      ),
+      kind: breaker.rule,
+      field: breaker.field,
+      cases: breaker.requests.map((request) => ({ request, breach: { rule: breaker.rule, field: breaker.field } })),
     }),
   );
-  return [{ model, kind: 'valid', weight: 4, cases: validRequests(model).map((request) => ({ request })) }, ...invalid];
+  const valid: Property = {
+    model,
+    kind: 'valid',
+    cases: validRequests(model).map((request) => ({ request })),
+    first: edgeRequests(model, 0).map((request) => ({ request })),
+  };
+  return [valid, ...invalid];
 }
+
+/** Valid requests get this share of the cases, the rules broken the rest; every property runs once at least. */
+const VALID_SHARE = 0.4;
 
 export const FUZZ_DEFAULT_CASES = 1000;
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -195,11 +204,19 @@ async function runProperty(run: Run, property: Property, runs: number, seed: num
       const finding = await checkCase(run, model, fuzzCase);
       if (finding) throw new FoundError(finding);
     }),
-    { seed, numRuns: runs },
+    // fast-check counts the examples (sent first) in numRuns.
+    { seed, numRuns: runs + (property.first?.length ?? 0), examples: (property.first ?? []).map((c) => [c]) },
   );
   const { operationId } = model.operation;
   run.report.cases += details.numRuns;
-  run.report.properties.push({ operation: operationId, version: model.version, kind, runs, passed: !details.failed });
+  run.report.properties.push({
+    operation: operationId,
+    version: model.version,
+    kind,
+    ...(property.field !== undefined && { field: property.field }),
+    runs: details.numRuns,
+    passed: !details.failed,
+  });
   if (!details.failed) return;
   const error = details.errorInstance;
   const counterexample = details.counterexample?.[0];
@@ -250,12 +267,13 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     },
   };
   const properties = models.flatMap((model) => propertiesOf(model, run.contract));
-  const weights = properties.reduce((sum, p) => sum + p.weight, 0);
   const total = options.cases ?? FUZZ_DEFAULT_CASES;
+  const valid = properties.filter((p) => p.kind === 'valid').length;
+  const share = (p: Property) =>
+    p.kind === 'valid' ? (total * VALID_SHARE) / valid : (total * (1 - VALID_SHARE)) / (properties.length - valid);
   for (const property of properties) {
-    const runs = Math.max(1, Math.round((total * property.weight) / weights));
-    const name = `${property.model.version} ${property.model.operation.operationId} ${property.kind}`;
-    await runProperty(run, property, runs, seedOf(seed, name));
+    const name = `${property.model.version} ${property.model.operation.operationId} ${property.kind} ${property.field ?? ''}`;
+    await runProperty(run, property, Math.max(1, Math.round(share(property))), seedOf(seed, name));
   }
   report.ms = performance.now() - started;
   return report;
