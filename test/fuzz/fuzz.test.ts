@@ -15,7 +15,7 @@ import { FAULTS, startWrongFuzzServer } from './wrong-server.ts';
 const EVERY_OPERATION = loadBundles()
   .flatMap((b) => b.operations.map((o) => `${b.version} ${o.operationId}`))
   .sort();
-const CASES = 500;
+const CASES = 300;
 
 /** The operations a report covered, each with its valid requests and at least one rule broken. */
 const covered = (report: FuzzReport) =>
@@ -63,7 +63,7 @@ describe('the fuzzer against a deliberately wrong server', () => {
   let report: FuzzReport;
   beforeAll(async () => {
     wrong = await startWrongFuzzServer();
-    report = await runFuzz({ baseUrl: wrong.url, token: 'fuzz', seed: 21, cases: 600, allowWrites: true });
+    report = await runFuzz({ baseUrl: wrong.url, token: 'fuzz', seed: 21, cases: 300, allowWrites: true });
   });
   afterAll(() => wrong.close());
 
