@@ -25,7 +25,7 @@ export {
 } from './model/fixtures.ts';
 export { type Rec, type StoreData, seedStore as generateStore } from './model/index.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
-export { PROBLEMS, type ProblemKind } from './problems.ts';
+export { internalError, PROBLEMS, type ProblemKind } from './problems.ts';
 export { ASSIGNMENT_STATUS, OPERATION_DECLS } from './resources.ts';
 export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';
 export {
@@ -35,4 +35,4 @@ export {
   type Scenario,
   scenarioFromFlag,
 } from './scenarios.ts';
-export { type ScopeRequirements, scopesOfToken } from './scopes.ts';
+export { type ScopeRequirements, scopesOfToken, type TokenScopes } from './scopes.ts';

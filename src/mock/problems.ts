@@ -69,3 +69,9 @@ export function fieldRefusal(
 ): Refusal {
   return refusal(kind, message, [{ field, rule, message, location: field.split('.') }], context);
 }
+
+/**
+ * The mock's answer to its own failure (a bug, or an override that throws): the bare `internal`
+ * problem, with no message, stack or file path of the error (the adapter logs those once).
+ */
+export const internalError = (): Problem => refusal('internal', 'The mock failed to answer this request.').body;

@@ -19,7 +19,7 @@ import {
   type RawResponse,
 } from './engine.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
-import { refusal } from './problems.ts';
+import { internalError, refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
 
 export interface MockOptions {
@@ -53,7 +53,29 @@ export interface MockOptions {
   scenarios?: readonly Scenario[];
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
   maxBufferedBytes?: number;
+  /** Server-side timeouts (ms), each over {@link DEFAULT_TIMEOUTS}'s value when omitted. */
+  timeouts?: Partial<MockTimeouts>;
 }
+
+/**
+ * How long a client may take, so a slow or idle one cannot hold a socket open (issue #21):
+ * - `headersMs`: to send the request line and headers (Node's `headersTimeout`): 408 beyond;
+ * - `requestMs`: to send the whole request, body included (Node's `requestTimeout`): 408 beyond;
+ * - `keepAliveMs`: an idle keep-alive connection is closed after it (Node's `keepAliveTimeout`).
+ */
+export interface MockTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
+}
+
+/**
+ * A mock on a developer's machine or in CI answers in milliseconds and receives at most a 1 MiB
+ * body: 10 s for the headers and 30 s for a whole request are generous for any honest client on a
+ * slow link, and end a trickling one's hold long before Node's defaults (60 s and 300 s, checked
+ * only every 30 s). 5 s keep-alive is Node's default, kept.
+ */
+export const DEFAULT_TIMEOUTS: MockTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
 export interface MockServer {
   /** `http://host:port`, without a trailing slash. */
@@ -186,7 +208,16 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     request.url?.startsWith('/docs') && (await serveDocs(request, response)) ? 'docs' : handler(request, response);
 
   const { createServer } = await import('node:http');
-  const server = createServer((request, response) => {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const serverOptions = {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // Node checks the two request timeouts on this interval (30 s by default): a tenth of the
+    // shorter one, so they end within 10% of their value.
+    connectionsCheckingInterval: Math.max(10, Math.min(1_000, timeouts.headersMs / 10, timeouts.requestMs / 10)),
+  };
+  const server = createServer(serverOptions, (request, response) => {
     const started = performance.now();
     answer(request, response).then(
       (version) => {
@@ -198,9 +229,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       (error: Error) => {
         const busy = error instanceof BusyError;
         if (!response.headersSent) {
-          const { body } = busy
-            ? refusal('busy', 'The mock is buffering too many request bodies; retry.')
-            : refusal('internal', 'The mock failed to answer this request.');
+          const body = busy
+            ? refusal('busy', 'The mock is buffering too many request bodies; retry.').body
+            : internalError();
           send(response, {
             status: body.status,
             headers: { 'Content-Type': 'application/problem+json', Connection: 'close' },

@@ -4,7 +4,9 @@
  * broken rule is a {@link Violation} naming its field (`query.status[0]`, `body.lines[0].quantity`)
  * and the JSON Schema keyword, as Prism's refusals do (test/mock/refusals.test.ts runs the same
  * cases against both). Beyond the schemas: integers must be safe integers and numbers finite
- * (`1e999` parses as Infinity), anywhere in the body and in integer path parameters.
+ * (`1e999` parses as Infinity), anywhere in the body and in integer path parameters; and no value
+ * may nest deeper than {@link MAX_NESTING} levels, checked without recursion before any recursive
+ * walk (ajv, the number check, a clone) can overflow the stack.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -74,6 +76,39 @@ export function violationsOf(errors: ErrorObject[] | null | undefined, root: 'bo
     out.push({ field, rule: error.keyword, message: `${field}: ${ruleMessage(error)}`, location });
   }
   return out;
+}
+
+/**
+ * Deepest nesting of arrays and objects a body or a fixture record may have. The contract's deepest
+ * request or response is under 10 levels; 64 leaves room and stays far below the stack.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * A violation (rule `maxDepth`) when `value` nests deeper than `limit`, found with an explicit stack
+ * (no recursion, so any depth is safe to measure), naming the first path that goes too deep.
+ */
+export function nestingViolation(
+  value: unknown,
+  location: string[] = ['body'],
+  limit: number = MAX_NESTING,
+): Violation | undefined {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: location }];
+  while (stack.length > 0) {
+    const { value: node, path } = stack.pop() as { value: unknown; path: string[] };
+    if (!node || typeof node !== 'object') continue;
+    if (path.length - location.length >= limit) {
+      const field = formatField(location);
+      return {
+        field,
+        rule: 'maxDepth',
+        message: `${field} nests deeper than ${limit} levels of arrays and objects (at ${formatField(path).slice(0, 200)}…)`,
+        location,
+      };
+    }
+    for (const [key, child] of Object.entries(node)) stack.push({ value: child, path: [...path, key] });
+  }
+  return undefined;
 }
 
 /** Numbers a JSON body may not carry: non-finite ones and integers beyond 2^53 - 1. */
@@ -224,12 +259,16 @@ export function compileValidators(bundle: Bundle): Map<BundleOperation, Operatio
       },
       checkBody(body) {
         if (!validateBody) return [];
+        const tooDeep = nestingViolation(body);
+        if (tooDeep) return [tooDeep];
         const unsafe = unsafeNumbers(body);
         const violations = validateBody(body) ? [] : violationsOf(validateBody.errors, 'body');
         return [...unsafe, ...violations.filter((v) => !unsafe.some((u) => u.field === v.field))];
       },
       checkResponse(body) {
         if (!responseSchema) return [];
+        const tooDeep = nestingViolation(body);
+        if (tooDeep) return [tooDeep];
         validateResponse ??= ajv.compile(rebase(responseSchema, id));
         return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body');
       },
