@@ -51,6 +51,17 @@ body { display: flex; flex-direction: column; font: 14px/1.4 system-ui, sans-ser
   border-bottom: 1px solid #d0d7de; background: #f6f8fa; color: #1f2328; }
 .docs-bar label { display: flex; gap: .4rem; align-items: center; }
 .docs-bar select, .docs-bar input { font: inherit; padding: .2rem .4rem; }
+/* The version switcher looks like what it is, a dropdown: a border, a chevron, a pointer. */
+.docs-bar select { appearance: none; -webkit-appearance: none; cursor: pointer; color: #1f2328;
+  padding: .25rem 1.9rem .25rem .6rem; border: 1px solid #8c959f; border-radius: 6px;
+  background: #fff url("data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='12' height='8' viewBox='0 0 12 8'%3E%3Cpath d='M1 1l5 5 5-5' fill='none' stroke='%2357606a' stroke-width='2'/%3E%3C/svg%3E") no-repeat right .6rem center; }
+.docs-bar select:hover { border-color: #57606a; }
+.docs-bar select:focus-visible { outline: 2px solid #0969da; outline-offset: 1px; }
+/* A licence link without its target (UNLICENSED) reads as plain text. */
+.docs-main a:not([href]) { color: inherit; text-decoration: none; cursor: text; }
+/* Try-it's send button keeps its whole label ("Send API Request"); the server picker beside it shrinks. */
+.SendButtonHolder .sl-button { flex-shrink: 0; white-space: nowrap; }
+.SendButtonHolder .sl-relative { min-width: 0; }
 .docs-base { margin-left: auto; }
 .docs-base input { width: 22rem; }
 .docs-header code { font-family: ui-monospace, monospace; }
@@ -139,10 +150,25 @@ export const PAGE_SCRIPT = `(function () {
 
   function documentFor(version) {
     var doc = JSON.parse(JSON.stringify(byVersion(version).document));
-    var servers = [{ url: base.replace(/\\/+$/, ''), description: 'Try-it target (set in the bar above)' }];
-    doc.servers = servers.concat(doc.servers || []);
+    // One server, the try-it base URL of the bar: the bundle's own (\`{base_url}\`, its default the
+    // local mock) would show a second, different base URL beside it.
+    doc.servers = [{ url: base.replace(/\\/+$/, ''), description: 'Try-it base URL (set in the bar above)' }];
     return doc;
   }
+
+  // Two fixes to what Elements renders. It escapes the quotes of a parameter's example in the
+  // try-it placeholder (\`example: [\\"12\\"]\`): show the value as written. It links every licence
+  // identifier to spdx.org, but "UNLICENSED" is npm's "no licence granted", not an SPDX licence:
+  // keep it as text (the link loses its href; React still owns the node).
+  new MutationObserver(function () {
+    var links = api.querySelectorAll('a[href*="spdx.org/licenses/UNLICENSED"]');
+    for (var l = 0; l < links.length; l++) links[l].removeAttribute('href');
+    var inputs = api.querySelectorAll('input[placeholder]');
+    for (var i = 0; i < inputs.length; i++) {
+      var text = inputs[i].getAttribute('placeholder');
+      if (text.indexOf('\\\\"') >= 0) inputs[i].setAttribute('placeholder', text.replace(/\\\\"/g, '"'));
+    }
+  }).observe(api, { childList: true, subtree: true });
 
   function show(version) {
     current = version;

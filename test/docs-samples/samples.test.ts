@@ -7,57 +7,15 @@
 //
 // A block that is deliberately not TypeScript a user would write is marked ```ts nocheck; use
 // `declare const token: string;` (and the like) in a sample for what it assumes.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/bundles.ts';
+import { allSamples, extractSamples, type Sample } from '../helpers/samples.ts';
 
-interface Sample {
-  /** Markdown file, relative to the repo root. */
-  file: string;
-  /** Line of the first code line of the block in that file (1-based). */
-  line: number;
-  code: string;
-}
-
-/** The ```ts / ```typescript blocks of a Markdown text, except those marked `nocheck`. */
-function extractSamples(file: string, markdown: string): Sample[] {
-  const samples: Sample[] = [];
-  const lines = markdown.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(`{3,}|~{3,})\s*(ts|typescript)\b(.*)$/.exec(lines[i] ?? '');
-    if (!open) continue;
-    const [, indent = '', fence = '```', , info = ''] = open;
-    const body: string[] = [];
-    let j = i + 1;
-    while (j < lines.length && !(lines[j] ?? '').trimStart().startsWith(fence)) {
-      body.push((lines[j] ?? '').startsWith(indent) ? (lines[j] ?? '').slice(indent.length) : (lines[j] ?? ''));
-      j++;
-    }
-    if (!/\bnocheck\b/.test(info)) samples.push({ file, line: i + 2, code: body.join('\n') });
-    i = j;
-  }
-  return samples;
-}
-
-/** README.md and every docs/*.md, whoever wrote them. */
-function markdownFiles(): string[] {
-  const docs = join(ROOT, 'docs');
-  let pages: string[] = [];
-  try {
-    pages = readdirSync(docs)
-      .filter((name) => name.endsWith('.md'))
-      .sort()
-      .map((name) => join(docs, name));
-  } catch {
-    // no docs/ folder
-  }
-  return [join(ROOT, 'README.md'), ...pages];
-}
-
-const samples = markdownFiles().flatMap((path) => extractSamples(relative(ROOT, path), readFileSync(path, 'utf8')));
+const samples = allSamples();
 
 /** The module settings the README claims the package works with. */
 const SETTINGS: { name: string; options: ts.CompilerOptions }[] = [

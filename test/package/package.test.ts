@@ -2,7 +2,8 @@
  * The published package as a user gets it: `npm pack` (which runs prepack: tsc + the bin bundle),
  * then the tarball installed into two throwaway downstream projects, one with the optional peers
  * (typescript, Prism, openapi-typescript) and one without. From there: the tarball's contents,
- * publint and attw, a consumer file type-checked against the client, the types and a bundle, every
+ * publint and attw, a consumer of the client, the types and a bundle, the docs samples and the MSW
+ * overrides type-checked under TypeScript 5.9 and 7 (strict, exact optional properties), every
  * export resolved at run time, and the bin's `--version`, `types` and `mock` (one real request
  * through the packaged client, then stopped), and the install hints of the missing peers.
  * One pack and two installs in beforeAll serve every test; the npm cache makes them offline.
@@ -22,6 +23,7 @@ import { EXIT } from '../../src/cli/index.ts';
 import { VERSIONS } from '../../src/contract/index.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { type Run, runProcess } from '../helpers/process.ts';
+import { allSamples } from '../helpers/samples.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = '@store-admin/contract';
@@ -31,7 +33,20 @@ const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) 
   peerDependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
-const PEERS = ['typescript@5.9.3', '@stoplight/prism-http@5.12.0', 'openapi-typescript@7.13.0'];
+const PEERS = [
+  'typescript@5.9.3',
+  '@stoplight/prism-http@5.12.0',
+  'openapi-typescript@7.13.0',
+  `msw@${manifest.devDependencies.msw}`,
+  `@types/node@${manifest.devDependencies['@types/node']}`,
+];
+/**
+ * The TypeScript a user gets from a plain `npm i -D typescript` today. Not a devDependency of this
+ * repo (not even under an alias): its package declares the bin `tsc` too (a Node shim that runs the
+ * native compiler of `@typescript/typescript-<platform>-<arch>`), which would take over
+ * node_modules/.bin/tsc from the repo's 5.9. Installed beside the downstream project instead.
+ */
+const TYPESCRIPT_7 = '7.0.2';
 
 /** The environment without what an enclosing `npm test` exports (its prefix, package, lifecycle). */
 const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
@@ -69,6 +84,8 @@ let tarball = '';
 let consumer = '';
 /** Installed the tarball alone. */
 let bare = '';
+/** Installed TypeScript 7 alone: its compiler checks the consumer project. */
+let ts7 = '';
 const binOf = (project: string) => join(project, 'node_modules', '.bin', BIN);
 const installed = (project: string) => join(project, 'node_modules', '@store-admin', 'contract');
 
@@ -80,8 +97,13 @@ beforeAll(async () => {
   tarball = join(tmp, packed[0] ?? '');
   consumer = join(tmp, 'consumer');
   bare = join(tmp, 'bare');
-  await Promise.all([newProject(consumer), newProject(bare)]);
-  await Promise.all([npmInstall(consumer, [tarball, ...PEERS]), npmInstall(bare, [tarball])]);
+  ts7 = join(tmp, 'typescript7');
+  await Promise.all([newProject(consumer), newProject(bare), newProject(ts7)]);
+  await Promise.all([
+    npmInstall(consumer, [tarball, ...PEERS]),
+    npmInstall(bare, [tarball]),
+    npmInstall(ts7, [`typescript@${TYPESCRIPT_7}`]),
+  ]);
 }, 400_000);
 
 /** The mock started by a test, killed here too if that test failed before stopping it. */
@@ -171,23 +193,47 @@ describe('the tarball', () => {
 });
 
 describe('a downstream project', () => {
-  it('type-checks a file using the client, the types and a bundle', async () => {
+  it('resolves every export at run time', async () => {
     await writeFile(
-      join(consumer, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-          types: [],
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          resolveJsonModule: true,
-        },
-        files: ['consumer.ts'],
-      }),
+      join(consumer, 'resolve.mjs'),
+      `import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+const client = await import('${PACKAGE}');
+const out = { createAdminClient: typeof client.createAdminClient, versions: client.VERSIONS, files: {} };
+for (const v of ${JSON.stringify(VERSIONS)}) {
+  const { default: bundle } = await import('${PACKAGE}/openapi/' + v + '.json', { with: { type: 'json' } });
+  out.files[v] = {
+    json: bundle.openapi,
+    yaml: existsSync(fileURLToPath(import.meta.resolve('${PACKAGE}/openapi/' + v + '.yaml'))),
+    types: Object.keys(await import('${PACKAGE}/types/' + v)).length,
+  };
+}
+console.log(JSON.stringify(out));
+`,
+    );
+    const { stdout } = await ok(process.execPath, ['resolve.mjs'], consumer);
+    const out = JSON.parse(stdout);
+    expect(out.createAdminClient).toBe('function');
+    expect(out.versions).toEqual([...VERSIONS]);
+    for (const version of VERSIONS) expect(out.files[version]).toEqual({ json: '3.1.0', yaml: true, types: 0 });
+  });
+});
+
+describe('TypeScript 5.9 and 7 on the tarball', () => {
+  /**
+   * A consumer of the client, the types and a bundle; a strict reader of the structural fields;
+   * typed MSW overrides; every sample of README.md and docs/*.md. Library files are checked too
+   * (no skipLibCheck): the package's own declarations must compile under each TypeScript.
+   */
+  beforeAll(async () => {
+    await mkdir(join(consumer, 'strict', 'samples'), { recursive: true });
+    await Promise.all(
+      allSamples().map((sample, i) =>
+        writeFile(
+          join(consumer, 'strict', 'samples', `sample-${String(i).padStart(3, '0')}.ts`),
+          `// ${sample.file}:${sample.line}\n${sample.code}\nexport {};\n`,
+        ),
+      ),
     );
     await writeFile(
       join(consumer, 'consumer.ts'),
@@ -222,35 +268,76 @@ void client.GET('/no-such-path/');
 export const wrong: Store['name'] = 42;
 `,
     );
-    const tsc = join(consumer, 'node_modules', 'typescript', 'bin', 'tsc');
-    const result = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], consumer);
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-  });
-
-  it('resolves every export at run time', async () => {
     await writeFile(
-      join(consumer, 'resolve.mjs'),
-      `import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-const client = await import('${PACKAGE}');
-const out = { createAdminClient: typeof client.createAdminClient, versions: client.VERSIONS, files: {} };
-for (const v of ${JSON.stringify(VERSIONS)}) {
-  const { default: bundle } = await import('${PACKAGE}/openapi/' + v + '.json', { with: { type: 'json' } });
-  out.files[v] = {
-    json: bundle.openapi,
-    yaml: existsSync(fileURLToPath(import.meta.resolve('${PACKAGE}/openapi/' + v + '.yaml'))),
-    types: Object.keys(await import('${PACKAGE}/types/' + v)).length,
-  };
+      join(consumer, 'strict', 'structural.ts'),
+      `import { createAdminClient, unwrap } from '${PACKAGE}';
+import type { SubscriptionPage, Ticket } from '${PACKAGE}/types/2024-04-01';
+
+const client = createAdminClient({ baseUrl: 'http://127.0.0.1:4010', token: 'token' });
+// The structural fields read with no ?. and no ??: a page's results, a record's id.
+export async function ids(): Promise<number[]> {
+  const page: SubscriptionPage = unwrap(await client.GET('/subscriptions/'));
+  const out: number[] = [];
+  for (const subscription of page.results) out.push(subscription.id);
+  return out;
 }
-console.log(JSON.stringify(out));
+export const ticketId = (ticket: Ticket): number => ticket.id;
+// @ts-expect-error: every other field keeps the nullability policy
+export const subject = (ticket: Ticket): string => ticket.subject;
 `,
     );
-    const { stdout } = await ok(process.execPath, ['resolve.mjs'], consumer);
-    const out = JSON.parse(stdout);
-    expect(out.createAdminClient).toBe('function');
-    expect(out.versions).toEqual([...VERSIONS]);
-    for (const version of VERSIONS) expect(out.files[version]).toEqual({ json: '3.1.0', yaml: true, types: 0 });
+    await writeFile(
+      join(consumer, 'strict', 'overrides.ts'),
+      `import { override } from '${PACKAGE}/msw';
+import type { Ticket } from '${PACKAGE}/types/unstable';
+
+declare const ticket: Ticket;
+export const handlers = [
+  override('get', '/tickets/{id}/', ({ params }) => ({ ...ticket, id: params.id })),
+  override('patch', '/tickets/{id}/', ({ body }) => ({ ...ticket, subject: body.subject ?? ticket.subject })),
+  // @ts-expect-error: a ticket's status is one of its states
+  override('get', '/tickets/{id}/', () => ({ ...ticket, status: 'archived' })),
+  // @ts-expect-error: /store/ has no PATCH
+  override('patch', '/store/', () => []),
+];
+`,
+    );
+    await writeFile(
+      join(consumer, 'tsconfig.strict.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: ['node'],
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          noEmit: true,
+          skipLibCheck: false,
+          resolveJsonModule: true,
+        },
+        include: ['consumer.ts', 'strict/**/*.ts'],
+      }),
+    );
   });
+
+  it.each([
+    ['5.9.3', () => join(consumer, 'node_modules', 'typescript', 'bin', 'tsc')],
+    [TYPESCRIPT_7, () => join(ts7, 'node_modules', 'typescript', 'bin', 'tsc')],
+  ])(
+    'TypeScript %s type-checks a consumer, the docs samples and the MSW overrides (strict, exact optionals)',
+    async (version, tsc) => {
+      const reported = await ok(process.execPath, [tsc(), '--version'], consumer);
+      expect(reported.stdout.trim()).toBe(`Version ${version}`);
+      const result = await run(process.execPath, [tsc(), '-p', 'tsconfig.strict.json'], consumer);
+      expect(result.stdout + result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(allSamples().length).toBeGreaterThan(10);
+    },
+    180_000,
+  );
 });
 
 describe(`the ${BIN} bin`, () => {

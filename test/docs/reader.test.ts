@@ -1,0 +1,94 @@
+// The reference as a reader sees it, at 1280 and 1440 px in headless Chromium, served by the mock at
+// /docs: try-it's send button shows its whole label, the version switcher looks like a dropdown,
+// the try-it base URL is shown once, a parameter's example reads without backslashes, and
+// "UNLICENSED" is text, not a link. Each is asserted through the DOM; the pictures go to
+// test/.artifacts/docs/, and with UPDATE_DOCS_IMAGES=1 to docs/images/ (committed, shown in
+// docs/reference.md).
+import { copyFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMock } from '../../src/mock/index.ts';
+import { type Browser, launchBrowser } from '../helpers/browser.ts';
+import { ROOT, VERSIONS } from '../helpers/bundles.ts';
+
+const ARTIFACTS = join(ROOT, 'test', '.artifacts', 'docs');
+const IMAGES = join(ROOT, 'docs', 'images');
+
+let browser: Browser;
+let mock: MockServer;
+
+beforeAll(async () => {
+  await mkdir(ARTIFACTS, { recursive: true });
+  [browser, mock] = await Promise.all([launchBrowser(), startMock({ port: 0 })]);
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([browser?.close(), mock?.close()]);
+});
+
+/** Saves the picture of what the page shows (and, on request, the committed copy in docs/images). */
+async function picture(page: Page, name: string): Promise<void> {
+  const file = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  if (process.env.UPDATE_DOCS_IMAGES === '1') {
+    await mkdir(IMAGES, { recursive: true });
+    await copyFile(file, join(IMAGES, `${name}.png`));
+  }
+}
+
+async function open(width: number, hash: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.setViewportSize({ width, height: 900 });
+  await page.goto(`${mock.url}/docs/${hash}`);
+  await page.waitForSelector('elements-api h1', { timeout: 20_000 });
+  return page;
+}
+
+describe.each([1280, 1440])('at %i px', (width) => {
+  it('the Overview: a dropdown version switcher, one base URL, the licence as text', async () => {
+    const page = await open(width, '');
+    await page.waitForSelector('text=Additional Information');
+    const select = await page.locator('#docs-version').evaluate((element) => {
+      const style = getComputedStyle(element);
+      return {
+        tag: element.tagName,
+        options: [...(element as HTMLSelectElement).options].map((o) => o.value),
+        cursor: style.cursor,
+        border: Number.parseFloat(style.borderTopWidth),
+        chevron: style.backgroundImage,
+      };
+    });
+    expect(select).toMatchObject({ tag: 'SELECT', options: [...VERSIONS], cursor: 'pointer', border: 1 });
+    expect(select.chevron).toContain('svg');
+
+    const text = await page.locator('elements-api').innerText();
+    expect(text.split(mock.url).length - 1, 'the try-it base URL, once').toBe(1);
+    expect(text).not.toContain('127.0.0.1:4010'); // the bundle's default server, a second base URL
+    expect(text).not.toContain('{base_url}');
+
+    expect(text).toContain('UNLICENSED');
+    expect(await page.locator('elements-api a[href]', { hasText: 'UNLICENSED' }).count()).toBe(0);
+    await picture(page, `reference-overview-${width}`);
+    await page.close();
+  });
+
+  it('an operation: the whole try-it button label, examples without backslashes', async () => {
+    const page = await open(width, '#/operations/listSubscriptions');
+    const send = page.getByRole('button', { name: 'Send API Request' });
+    await send.waitFor();
+    const fits = await send.evaluate((button) => ({
+      label: (button as HTMLElement).innerText,
+      overflow: button.scrollWidth - button.clientWidth,
+    }));
+    expect(fits).toEqual({ label: 'Send API Request', overflow: 0 });
+
+    const placeholders = await page
+      .locator('elements-api input[placeholder]')
+      .evaluateAll((inputs) => inputs.map((input) => input.getAttribute('placeholder') ?? ''));
+    expect(placeholders).toContain('example: ["12"]'); // agents
+    expect(placeholders.filter((p) => p.includes('\\'))).toEqual([]);
+    await picture(page, `reference-operation-${width}`);
+    await page.close();
+  });
+});
