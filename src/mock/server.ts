@@ -19,6 +19,7 @@ import {
   type RawResponse,
 } from './engine.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
+import { linkOrigin } from './origin.ts';
 import { internalError, refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
 
@@ -53,6 +54,11 @@ export interface MockOptions {
   scenarios?: readonly Scenario[];
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
   maxBufferedBytes?: number;
+  /**
+   * The origin written in page links (`next`, `previous`), e.g. `https://mock.example.com` behind a
+   * proxy. Default: the request's `Host` when it is a plain host name or address, else the bound one.
+   */
+  origin?: string;
   /** Server-side timeouts (ms), each over {@link DEFAULT_TIMEOUTS}'s value when omitted. */
   timeouts?: Partial<MockTimeouts>;
 }
@@ -131,6 +137,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const bundles: Bundle[] = loadBundles(options.bundlesDir);
   const isStatic = options.static === true || options.dynamic === true;
   const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  const configuredOrigin = options.origin === undefined ? undefined : new URL(options.origin).origin;
+  /** `http://<address>:<port>` once listening (the page links' origin when `Host` is not usable). */
+  let boundOrigin = `http://${host}:${port}`;
   let buffered = 0;
 
   let handler: (request: IncomingMessage, response: ServerResponse) => Promise<string>;
@@ -165,11 +174,14 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       const raw = await created.handleRaw({
         method: request.method ?? 'GET',
         target: request.url ?? '/',
-        origin: `http://${request.headers.host ?? `${host}:${port}`}`,
+        // The Host header is reflected in page links only when it is a plain host (./origin.ts).
+        origin: linkOrigin(request.headers.host, boundOrigin, configuredOrigin),
         header: (name) => {
           const value = request.headers[name];
           return Array.isArray(value) ? value.join(', ') : value;
         },
+        // Node keeps only the first of a repeated Authorization; headersDistinct has them all.
+        repeated: (name) => (request.headersDistinct[name]?.length ?? 0) > 1,
         readBody: () => readLimited(request),
       });
       if (raw.drop) {
@@ -213,9 +225,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     headersTimeout: timeouts.headersMs,
     requestTimeout: timeouts.requestMs,
     keepAliveTimeout: timeouts.keepAliveMs,
-    // Node checks the two request timeouts on this interval (30 s by default): a tenth of the
-    // shorter one, so they end within 10% of their value.
-    connectionsCheckingInterval: Math.max(10, Math.min(1_000, timeouts.headersMs / 10, timeouts.requestMs / 10)),
+    // Node checks the two request timeouts on this interval (30 s by default): half the shorter
+    // one, so a slow client is cut off within 1.5 times its timeout.
+    connectionsCheckingInterval: Math.max(10, Math.min(timeouts.headersMs, timeouts.requestMs) / 2),
   };
   const server = createServer(serverOptions, (request, response) => {
     const started = performance.now();
@@ -270,6 +282,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  boundOrigin = `http://${urlHost}:${address.port}`;
   return {
     url: `http://${urlHost}:${address.port}`,
     host: address.address,
