@@ -112,13 +112,26 @@ function send(response: ServerResponse, raw: RawResponse): void {
   response.end(raw.body);
 }
 
-/** Reads `--data`: the file's JSON, or a FixtureError naming the file. */
+/** Largest `--data` file read (fixtures are records for a mock, not a database dump). */
+export const MAX_FIXTURE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads `--data`: the file's JSON, or a FixtureError naming the file and what is wrong, never
+ * quoting its contents (it may be any file the path or a symlink points to). A UTF-8 BOM is
+ * allowed, as in request bodies; the file must be a regular file of at most MAX_FIXTURE_BYTES.
+ */
 export async function readFixtures(file: string): Promise<MockFixtures> {
-  const { readFileSync } = await import('node:fs');
+  const { readFileSync, statSync } = await import('node:fs');
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new FixtureError(`${file}: not a regular file`);
+    if (stat.size > MAX_FIXTURE_BYTES) {
+      throw new FixtureError(`${file}: larger than ${MAX_FIXTURE_BYTES / 1024 / 1024} MiB (${stat.size} bytes)`);
+    }
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
+    if (error instanceof FixtureError) throw error;
     throw new FixtureError(
       `${file}: cannot read the data file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
@@ -126,7 +139,10 @@ export async function readFixtures(file: string): Promise<MockFixtures> {
   try {
     return JSON.parse(text) as MockFixtures;
   } catch (error) {
-    throw new FixtureError(`${file}: not JSON (${(error as Error).message})`);
+    // V8's message quotes the text ("root:x:0:0"... is not valid JSON): only the position is kept.
+    const at = /at position (\d+)(?: \(line (\d+) column (\d+)\))?/.exec((error as Error).message);
+    const where = at ? (at[2] ? ` at line ${at[2]}, column ${at[3]}` : ` at offset ${at[1]}`) : '';
+    throw new FixtureError(`${file}: not JSON${where}`);
   }
 }
 

@@ -33,8 +33,11 @@ export interface OperationValidator {
   /** The query, coerced per the parameter schemas (arrays: repeated or comma-separated values). */
   checkQuery(search: URLSearchParams): { query: Record<string, unknown>; violations: Violation[] };
   checkBody(body: unknown): Violation[];
-  /** Checks a response body against the 200 response schema (compiled on first use). */
-  checkResponse(body: unknown): Violation[];
+  /**
+   * Checks a response body against the 200 response schema (compiled on first use); `subject`
+   * names the value in messages (`Response body`, or `Fixture record` for a `--data` record).
+   */
+  checkResponse(body: unknown, subject?: string): Violation[];
 }
 
 const kindOf = (document: Json, schema: Json): string => {
@@ -58,7 +61,11 @@ function rebase(node: Json, id: string): Json {
 const where = { body: 'Request body', query: 'Request query parameter', path: 'Request path parameter' };
 
 /** ajv errors → violations, one per (field, rule), combinator wrappers dropped. */
-export function violationsOf(errors: ErrorObject[] | null | undefined, root: 'body' | 'query'): Violation[] {
+export function violationsOf(
+  errors: ErrorObject[] | null | undefined,
+  root: 'body' | 'query',
+  subject: string = where[root],
+): Violation[] {
   const out: Violation[] = [];
   const seen = new Set<string>();
   for (const error of errors ?? []) {
@@ -78,8 +85,8 @@ export function violationsOf(errors: ErrorObject[] | null | undefined, root: 'bo
     const name = location.length > 1 ? `${location.slice(1).join('.')} ` : '';
     const message =
       error.keyword === 'required'
-        ? `${where[root]} must have required property '${error.params.missingProperty}'`
-        : `${where[root]}${name ? ` property ${name}` : ' '}${error.message ?? 'is invalid'}`.replace(/\s+/g, ' ');
+        ? `${subject} must have required property '${error.params.missingProperty}'`
+        : `${subject}${name ? ` property ${name}` : ' '}${error.message ?? 'is invalid'}`.replace(/\s+/g, ' ');
     out.push({ field, rule: error.keyword, message, location });
   }
   return out;
@@ -99,6 +106,7 @@ export function nestingViolation(
   value: unknown,
   location: string[] = ['body'],
   limit: number = MAX_NESTING,
+  subject: string = formatField(location),
 ): Violation | undefined {
   const stack: { value: unknown; path: string[] }[] = [{ value, path: location }];
   while (stack.length > 0) {
@@ -109,7 +117,7 @@ export function nestingViolation(
       return {
         field,
         rule: 'maxDepth',
-        message: `${field} nests deeper than ${limit} levels of arrays and objects (at ${formatField(path).slice(0, 200)}…)`,
+        message: `${subject} nests deeper than ${limit} levels of arrays and objects (at ${formatField(path).slice(0, 200)}…)`,
         location,
       };
     }
@@ -272,12 +280,12 @@ export function compileValidators(bundle: Bundle): Map<BundleOperation, Operatio
         const violations = validateBody(body) ? [] : violationsOf(validateBody.errors, 'body');
         return [...unsafe, ...violations.filter((v) => !unsafe.some((u) => u.field === v.field))];
       },
-      checkResponse(body) {
+      checkResponse(body, subject = 'Response body') {
         if (!responseSchema) return [];
-        const tooDeep = nestingViolation(body);
+        const tooDeep = nestingViolation(body, ['body'], MAX_NESTING, subject);
         if (tooDeep) return [tooDeep];
         validateResponse ??= ajv.compile(rebase(responseSchema, id));
-        return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body');
+        return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body', subject);
       },
     });
   }

@@ -514,7 +514,7 @@ describe('fixtures (--data)', () => {
       engineOf({ data: { tickets: [ticket, { ...ticket, id: 2, priority: 'urgent' }] }, dataSource: 'f.json' }),
     ).toThrow(
       new FixtureError(
-        'f.json: tickets[1] (id 2): field priority breaks the contract (enum): Request body property priority must be equal to one of the allowed values',
+        'f.json: tickets[1] (id 2): field priority breaks the contract (enum): Fixture record field priority must be equal to one of the allowed values',
       ),
     );
     expect(() => engineOf({ data: { gadgets: [] } as never })).toThrow(/unknown resource "gadgets"/);
