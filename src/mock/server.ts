@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import {
   createMockEngine,
@@ -236,16 +237,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     request.url?.startsWith('/docs') && (await serveDocs(request, response)) ? 'docs' : handler(request, response);
 
   const { createServer } = await import('node:http');
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const serverOptions = {
-    headersTimeout: timeouts.headersMs,
-    requestTimeout: timeouts.requestMs,
-    keepAliveTimeout: timeouts.keepAliveMs,
-    // Node checks the two request timeouts on this interval (30 s by default): half the shorter
-    // one, so a slow client is cut off within 1.5 times its timeout.
-    connectionsCheckingInterval: Math.max(10, Math.min(timeouts.headersMs, timeouts.requestMs) / 2),
-  };
-  const server = createServer(serverOptions, (request, response) => {
+  const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
     const started = performance.now();
     answer(request, response).then(
       (version) => {
@@ -274,20 +266,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     );
   });
   // Node's own refusals (malformed request line, headers too large...) as problem details.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const title =
-      status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
-    const problem = refusal('badRequest', `The mock could not read this HTTP request (${title.toLowerCase()}).`).body;
-    const body = JSON.stringify({ ...problem, status, title });
-    socket.end(
-      `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
+  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -317,3 +296,31 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
 }
 
 class BusyError extends Error {}
+
+/** Node's server options: the timeouts (DEFAULT_TIMEOUTS unless given) and how often they are checked. */
+function serverOptionsOf(given: Partial<MockTimeouts> = {}) {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...given };
+  return {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // Node checks the two request timeouts on this interval (30 s by default): half the shorter
+    // one, so a slow client is cut off within 1.5 times its timeout.
+    connectionsCheckingInterval: Math.max(10, Math.min(timeouts.headersMs, timeouts.requestMs) / 2),
+  };
+}
+
+/** A request Node could not read (malformed, headers too large, too slow): a problem, then close. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const title = status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
+  const problem = refusal('badRequest', `The mock could not read this HTTP request (${title.toLowerCase()}).`).body;
+  const body = JSON.stringify({ ...problem, status, title });
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
