@@ -95,7 +95,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   const seeded = seedStore(bundles, { seed });
   if (options.data !== undefined) {
     applyFixtures(seeded, options.data, options.dataSource ?? 'data', (id, value) =>
-      checks.get(id)?.checkResponse(value),
+      checks.get(id)?.checkResponse(value, 'Fixture record'),
     );
   }
   const core: EngineCore = {

@@ -33,8 +33,11 @@ export interface OperationValidator {
   /** The query, coerced per the parameter schemas (arrays: repeated or comma-separated values). */
   checkQuery(search: URLSearchParams): { query: Record<string, unknown>; violations: Violation[] };
   checkBody(body: unknown): Violation[];
-  /** Checks a response body against the 200 response schema (compiled on first use). */
-  checkResponse(body: unknown): Violation[];
+  /**
+   * Checks a response body against the 200 response schema (compiled on first use); `subject`
+   * names the value in messages (`Fixture record` for a `--data` record; by default the field).
+   */
+  checkResponse(body: unknown, subject?: string): Violation[];
 }
 
 const kindOf = (document: Json, schema: Json): string => {
@@ -56,7 +59,11 @@ function rebase(node: Json, id: string): Json {
 }
 
 /** ajv errors → violations, one per (field, rule), combinator wrappers dropped. */
-export function violationsOf(errors: ErrorObject[] | null | undefined, root: 'body' | 'query'): Violation[] {
+export function violationsOf(
+  errors: ErrorObject[] | null | undefined,
+  root: 'body' | 'query',
+  subject?: string,
+): Violation[] {
   const out: Violation[] = [];
   const seen = new Set<string>();
   for (const error of errors ?? []) {
@@ -73,7 +80,10 @@ export function violationsOf(errors: ErrorObject[] | null | undefined, root: 'bo
     const key = `${field} ${error.keyword}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ field, rule: error.keyword, message: `${field}: ${ruleMessage(error)}`, location });
+    // A request names the field as sent (`body.status`); a fixture record names itself and its field.
+    const name =
+      subject === undefined ? field : `${subject}${location.length > 1 ? ` field ${location.slice(1).join('.')}` : ''}`;
+    out.push({ field, rule: error.keyword, message: `${name}: ${ruleMessage(error)}`, location });
   }
   return out;
 }
@@ -92,6 +102,7 @@ export function nestingViolation(
   value: unknown,
   location: string[] = ['body'],
   limit: number = MAX_NESTING,
+  subject: string = formatField(location),
 ): Violation | undefined {
   const stack: { value: unknown; path: string[] }[] = [{ value, path: location }];
   while (stack.length > 0) {
@@ -102,7 +113,7 @@ export function nestingViolation(
       return {
         field,
         rule: 'maxDepth',
-        message: `${field} nests deeper than ${limit} levels of arrays and objects (at ${formatField(path).slice(0, 200)}…)`,
+        message: `${subject} nests deeper than ${limit} levels of arrays and objects (at ${formatField(path).slice(0, 200)}…)`,
         location,
       };
     }
@@ -286,12 +297,12 @@ function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValida
         const violations = validateBody(body) ? [] : violationsOf(validateBody.errors, 'body');
         return [...unsafe, ...violations.filter((v) => !unsafe.some((u) => u.field === v.field))];
       },
-      checkResponse(body) {
+      checkResponse(body, subject?: string) {
         if (!responseSchema) return [];
-        const tooDeep = nestingViolation(body);
+        const tooDeep = nestingViolation(body, ['body'], MAX_NESTING, subject);
         if (tooDeep) return [tooDeep];
         validateResponse ??= ajv.compile(rebase(responseSchema, id));
-        return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body');
+        return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body', subject);
       },
     });
   }

@@ -1,4 +1,5 @@
 /** Raw HTTP calls to the suite's mock (test/setup/mock.ts), for the cases a typed client cannot send. */
+import { connect } from 'node:net';
 import { inject } from 'vitest';
 import { VERSION_HEADER } from '../../src/contract/index.ts';
 
@@ -81,3 +82,18 @@ export const STORE_BODIES: Record<string, unknown> = {
 let tokens = 0;
 /** A token no other request used: its state is the seeded one. */
 export const freshToken = (): string => `fresh-${process.pid}-${++tokens}`;
+
+/** Sends raw bytes to the suite's mock (or `baseUrl`'s) and resolves with all it answered. */
+export function rawHttp(request: string | Buffer, baseUrl: string = inject('mockUrl')): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk;
+    });
+    socket.on('end', () => resolve(data));
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
+  });
+}

@@ -545,7 +545,7 @@ describe('fixtures (--data)', () => {
       engineOf({ data: { tickets: [ticket, { ...ticket, id: 2, priority: 'urgent' }] }, dataSource: 'f.json' }),
     ).toThrow(
       new FixtureError(
-        'f.json: tickets[1] (id 2): field priority breaks the contract (enum): body.priority: must be one of high, medium, low, null (received "urgent")',
+        'f.json: tickets[1] (id 2): field priority breaks the contract (enum): Fixture record field priority: must be one of high, medium, low, null (received "urgent")',
       ),
     );
     expect(() => engineOf({ data: { gadgets: [] } as never })).toThrow(/unknown resource "gadgets"/);

@@ -74,7 +74,15 @@ export function applyFixtures(store: StoreData, data: unknown, source: string, c
 function checkRecord(name: string, record: unknown, where: string, check: ResponseCheck, seen: Set<string>): void {
   const { key, schema } = collectionOf(name);
   const shape = schema?.shape ?? 'body';
-  const label = `${where}${record && typeof record === 'object' && key in record ? ` (${key} ${JSON.stringify((record as Rec)[key])})` : ''}`;
+  // The key is named only when it is a plain value (a nested one could be arbitrarily deep).
+  const keyValue = record && typeof record === 'object' ? (record as Rec)[key] : undefined;
+  const shown =
+    typeof keyValue === 'number'
+      ? String(keyValue)
+      : typeof keyValue === 'string'
+        ? JSON.stringify(keyValue.slice(0, 40))
+        : '';
+  const label = shown ? `${where} (${key} ${shown})` : where;
   if (!record || typeof record !== 'object' || Array.isArray(record)) throw new FixtureError(`${label}: not an object`);
   const wrapped =
     shape === 'item' ? { next: null, previous: null, results: [record] } : shape === 'element' ? [record] : record;
@@ -86,7 +94,9 @@ function checkRecord(name: string, record: unknown, where: string, check: Respon
   if (first) {
     const prefix = shape === 'item' ? 3 : shape === 'element' ? 2 : 1;
     const field = first.location.slice(prefix).join('.') || '(record)';
-    throw new FixtureError(`${label}: field ${field} breaks the contract (${first.rule}): ${first.message}`);
+    // The message names the field inside the record, not inside the response that wraps it.
+    const message = first.message.replace(` property ${first.location.slice(1).join('.')}`, ` field ${field}`);
+    throw new FixtureError(`${label}: field ${field} breaks the contract (${first.rule}): ${message}`);
   }
   if (shape === 'element') return;
   const value = String((record as Rec)[key]);

@@ -1,7 +1,7 @@
 /**
  * Stage body: for an operation with a JSON request body, the bytes are read (over the limit: 413),
- * then must be JSON (another content type: 415), UTF-8 (400) and parse (400). Validation against
- * the schema is the next stage's.
+ * then must be JSON (another content type, or a charset other than UTF-8: 415), UTF-8 (400) and
+ * parse (400). Validation against the schema is the next stage's.
  */
 import { fieldRefusal, refusal } from '../problems.ts';
 import type { Stage } from './context.ts';
@@ -26,6 +26,16 @@ export const body: Stage = async (context) => {
       message,
       location: ['header', 'Content-Type'],
     };
+    return refuseRouted(
+      context,
+      refusal('unsupportedMediaType', `header.Content-Type: ${message}`, [violation], context.problem),
+    );
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    // JSON is UTF-8 (RFC 8259 §8.1): bytes declared in another charset would be misread.
+    const message = `Unsupported charset "${charset}"; JSON bodies are UTF-8 (Content-Type: application/json; charset=utf-8).`;
+    const violation = { field: 'header.Content-Type', rule: 'charset', message, location: ['header', 'Content-Type'] };
     return refuseRouted(
       context,
       refusal('unsupportedMediaType', `header.Content-Type: ${message}`, [violation], context.problem),

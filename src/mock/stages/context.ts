@@ -25,6 +25,11 @@ export interface RawRequest {
   /** Origin the client used, e.g. `http://localhost:4010` (from the Host header), for `next` URLs. */
   origin: string;
   header(name: string): string | undefined;
+  /**
+   * Did the header come more than once? (An adapter that sees raw headers says; the Fetch `Headers`
+   * API joins repeats with ", " and cannot.)
+   */
+  repeated?(name: string): boolean;
   /** The body bytes; `'too-large'` beyond MAX_BODY_BYTES. */
   readBody(): Promise<Uint8Array | 'too-large'>;
 }

@@ -1,7 +1,8 @@
 /**
  * Stage validation: path parameters, query and body against the operation's schemas (validators
- * precompiled from the bundle, ../validate.ts); every violation is named in one 422. A cursor the
- * mock did not issue is refused (400 naming `query.cursor`).
+ * precompiled from the bundle, ../validate.ts); every violation is named in one 422. A parameter
+ * that takes one value (`cursor`, any non-array filter) sent twice is refused (400 naming it), and
+ * so is a cursor the mock did not issue (400 naming `query.cursor`).
  */
 import { decodeCursor } from '../pagination.ts';
 import { fieldRefusal, refusal } from '../problems.ts';
@@ -20,6 +21,16 @@ function decodePath(text: string): string {
 export const validation: Stage = (context) => {
   const { target, url } = context;
   const { validator } = target;
+  const repeated = validator.queryParams.find((p) => p.kind !== 'array' && url.searchParams.getAll(p.name).length > 1);
+  if (repeated) {
+    // One value expected, several sent: which one counts is not for the mock to guess.
+    const times = url.searchParams.getAll(repeated.name).length;
+    const message = `query parameter ${repeated.name} was sent ${times} times; it takes one value.`;
+    return refuseRouted(
+      context,
+      fieldRefusal('badRequest', `query.${repeated.name}`, 'duplicate', message, context.problem),
+    );
+  }
   const captured = target.pathPattern.exec(context.pathname)?.slice(1) ?? [];
   const path = validator.checkPath(
     Object.fromEntries(target.pathNames.map((name, i) => [name, decodePath(captured[i] ?? '')])),
