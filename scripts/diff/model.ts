@@ -29,6 +29,9 @@ export const widened = (direction: Direction): Severity => (direction === 'reque
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are walked as untyped JSON.
 export type Json = any;
 
+/** Deepest schema nesting compared (properties, items, variants, `allOf`, `$ref`s): real schemas use < 20. */
+export const MAX_DEPTH = 256;
+
 /**
  * Input the guard cannot compare: a bundle nested deeper than it walks, a `$ref` loop, a `$ref`
  * that does not point inside the bundle. The CLI reports it as bad input (exit 3), never as a break.

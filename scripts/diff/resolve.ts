@@ -3,7 +3,7 @@
  * within the document, `allOf` merged, the repo's nullable wrapper (`anyOf: [X, {type: 'null'}]`)
  * unwrapped into X plus "accepts null", and `type` normalised to a set.
  */
-import { DiffInputError, type Json } from './model.ts';
+import { DiffInputError, type Json, MAX_DEPTH } from './model.ts';
 
 /** Follows internal `$ref`s (`#/components/...`); returns the target and the last ref name seen. */
 export function deref(doc: Json, node: Json): { node: Json; ref?: string } {
@@ -85,21 +85,29 @@ const bareType = (doc: Json, branch: Json): string | undefined => {
 /** Merged `allOf` schemas, by the schema object they come from (shared parts are merged once). */
 const mergedAllOf = new WeakMap<object, Json>();
 
-/** Merges `allOf` branches into one schema (properties merged, `required` united). */
-function mergeAllOf(doc: Json, schema: Json, depth = 0): Json {
-  if (!Array.isArray(schema?.allOf) || depth > 16) return schema;
+/**
+ * Merges `allOf` branches into one schema (properties merged, `required` united), at any depth up
+ * to {@link MAX_DEPTH}: deeper, or an `allOf` that contains itself, is input the guard cannot
+ * compare (DiffInputError, exit 3), never a silent "no changes".
+ */
+function mergeAllOf(doc: Json, schema: Json, depth = 0, path: Set<object> = new Set()): Json {
+  if (!Array.isArray(schema?.allOf)) return schema;
   const known = mergedAllOf.get(schema);
   if (known) return known;
+  if (path.has(schema)) throw new DiffInputError('allOf loop: a schema is part of its own allOf');
+  if (depth >= MAX_DEPTH) throw new DiffInputError(`allOf chain nested deeper than ${MAX_DEPTH} levels`);
+  path.add(schema);
   const { allOf, ...rest } = schema;
   const merged: Json = { ...rest };
   for (const part of allOf as Json[]) {
-    const branch = mergeAllOf(doc, deref(doc, part).node, depth + 1);
+    const branch = mergeAllOf(doc, deref(doc, part).node, depth + 1, path);
     for (const [key, value] of Object.entries<Json>(branch ?? {})) {
       if (key === 'properties') merged.properties = { ...(merged.properties ?? {}), ...value };
       else if (key === 'required') merged.required = [...new Set([...(merged.required ?? []), ...value])];
       else if (merged[key] === undefined) merged[key] = value;
     }
   }
+  path.delete(schema);
   mergedAllOf.set(schema, merged);
   return merged;
 }

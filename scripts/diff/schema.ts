@@ -13,7 +13,16 @@
  * per compared schema, then one row counting the rest (with the worst severity among them, so the
  * verdict never changes). Nesting deeper than `MAX_DEPTH` is refused as bad input (`DiffInputError`).
  */
-import { type Change, DiffInputError, type Direction, type Json, narrowed, type Severity, widened } from './model.ts';
+import {
+  type Change,
+  DiffInputError,
+  type Direction,
+  type Json,
+  MAX_DEPTH,
+  narrowed,
+  type Severity,
+  widened,
+} from './model.ts';
 import { readSchema, refName, type Schema } from './resolve.ts';
 
 export interface SchemaContext {
@@ -24,8 +33,7 @@ export interface SchemaContext {
   changes: Change[];
 }
 
-/** Deepest schema nesting compared (properties, items, variants, `$ref`s): real schemas use < 20. */
-export const MAX_DEPTH = 256;
+export { MAX_DEPTH } from './model.ts';
 /** Most rows listed for one compared schema (an operation's body or parameter) before summing up. */
 export const MAX_LISTED = 1000;
 

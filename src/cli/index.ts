@@ -3,7 +3,7 @@
  * this repo `npm start` (= `mock`) and `npm run conformance` (= `conformance`), all through
  * {@link runCli}, so a flag means the same and fails with the same exit code everywhere
  * (./exit-codes.ts). Commands load their subsystem on demand: the optional peers a command needs
- * (Prism for `mock --static`, openapi-typescript for `types`) are imported only when it runs, and a missing one ends in an
+ * (Prism for `mock --static`, openapi-typescript for `types`, fast-check for `fuzz`) are imported only when it runs, and a missing one ends in an
  * install hint, not a stack trace.
  */
 import { readFileSync } from 'node:fs';
@@ -27,6 +27,9 @@ Commands:
       endpoint). \`${BIN} mock --help\` lists every flag.
   conformance --base-url URL --token TOKEN [...]
       Call every operation on a running server and report each response that breaks the contract.
+  fuzz --base-url URL --token TOKEN [--seed S] [--cases N] [--allow-writes] [--json] [...]
+      Property-based testing of a running server: valid and invalid requests drawn from the
+      contract, failures shrunk to a curl command. Needs the optional peer fast-check.
   types --version V --out FILE
       Write the TypeScript path types of API version V, generated with openapi-typescript from the
       packaged bundle (the same output as ${PACKAGE}/types/V). Needs the optional peer openapi-typescript.
@@ -93,6 +96,11 @@ async function conformance(args: string[]): Promise<ExitCode> {
   return command.runConformanceCommand(args);
 }
 
+async function fuzz(args: string[]): Promise<ExitCode> {
+  const command = await import('./fuzz.ts');
+  return command.runFuzzCommand(args, () => withPeers('fuzz', ['fast-check'], () => import('../fuzz/index.ts')));
+}
+
 async function types(args: string[]): Promise<ExitCode> {
   const { values } = parseArgs({ args, options: { version: { type: 'string' }, out: { type: 'string' } } });
   const version = parseVersion(values.version);
@@ -131,6 +139,8 @@ async function dispatch(argv: string[]): Promise<ExitCode> {
       return mock(rest);
     case 'conformance':
       return conformance(rest);
+    case 'fuzz':
+      return fuzz(rest);
     case 'types':
       if (rest.includes('--help')) {
         console.log(USAGE);

@@ -31,7 +31,7 @@ export {
   type Paginator,
   paginate,
 } from './paginate.ts';
-export { type RequestExtras, type RetryEvent, type RetryOptions, retryAfterMs } from './retry.ts';
+export { DEFAULT_TIMEOUT, type RequestExtras, type RetryEvent, type RetryOptions, retryAfterMs } from './retry.ts';
 export type {
   AdminClient,
   AdminMethod,

@@ -9,8 +9,8 @@
  *   is not waited for: the response is returned as it is.
  * - `timeout` bounds the whole call: every attempt and wait, and the reading of the response;
  *   it rejects with a DOMException named `TimeoutError` (AbortSignal.timeout and AbortSignal.any:
- *   current browsers, Node 20.3+, Deno, Bun). The caller's `signal` aborts at any time, waits
- *   included, with the signal's reason.
+ *   current browsers, Node 20.3+, Deno, Bun). {@link DEFAULT_TIMEOUT} unless set; `false` lifts it.
+ *   The caller's `signal` aborts at any time, waits included, with the signal's reason.
  */
 import { checkedResponse, followRedirects, MAX_RESPONSE_BYTES } from './guard.ts';
 
@@ -48,14 +48,20 @@ export interface RetryEvent {
 export interface RequestExtras {
   /** Retry policy (a call's options apply over the client's); `false` turns retries off. */
   retry?: Partial<RetryOptions> | false;
-  /** Deadline of the whole call in ms, retries included (no deadline by default). */
-  timeout?: number;
+  /** Deadline of the whole call in ms, retries included (default {@link DEFAULT_TIMEOUT}); `false`: none. */
+  timeout?: number | false;
   /**
    * Largest response body the client reads, in bytes (default 50 MiB); a larger one rejects the
    * call with an AdminClientError `too-large` instead of being read whole.
    */
   maxResponseBytes?: number;
 }
+
+/**
+ * The deadline of a call when none is given: 60 s for the whole call, retries included (docs/client.md
+ * says why: stripe-node's 80 s is per attempt; this one bounds all three attempts and their waits).
+ */
+export const DEFAULT_TIMEOUT = 60_000;
 
 export const DEFAULT_RETRY: RetryOptions = {
   attempts: 3,
@@ -120,8 +126,9 @@ export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Send {
     const attempts =
       enabled !== false && (options.methods as readonly string[]).includes(request.method) ? options.attempts : 1;
     if (request.redirect !== 'manual') request = new Request(request, { redirect: 'manual' });
+    const deadline = timeout === undefined ? DEFAULT_TIMEOUT : timeout;
     const signal =
-      timeout === undefined ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(timeout)]);
+      deadline === false ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(deadline)]);
     let response: Response | undefined;
     for (let attempt = 1; ; attempt++) {
       const last = !(attempt < attempts);

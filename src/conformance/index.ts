@@ -4,5 +4,5 @@
  * naming the operation, version, field and rule of each violation. Used by the `conformance`
  * command and the test suites (the mock must be conformant; a deliberately wrong server must not).
  */
-export { Contract, type ResponseViolation } from './contract.ts';
+export { Contract, type ResponseViolation } from '../validation/index.ts';
 export { buildPath, type ConformanceReport, requestExample, runConformance } from './run.ts';

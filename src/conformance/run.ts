@@ -14,10 +14,11 @@ import {
   deref,
   type Json,
   loadBundles,
+  parameterExample,
   VERSION_HEADER,
 } from '../contract/index.ts';
 
-import { Contract, type ResponseViolation } from './contract.ts';
+import { Contract, type ResponseViolation } from '../validation/index.ts';
 
 export interface ConformanceOptions {
   baseUrl: string;
@@ -61,29 +62,10 @@ export interface ConformanceReport {
 
 const READ_METHODS = new Set(['get', 'head', 'options']);
 
-/** An example value for a path parameter, from the contract. */
-function exampleOf(parameter: Json, document: Json): string {
-  const firstExample = (examples: Json) => {
-    const first = examples && deref(document, Object.values<Json>(examples)[0]);
-    return first && typeof first === 'object' && 'value' in first ? first.value : undefined;
-  };
-  const schema = deref(document, parameter.schema) ?? {};
-  const candidates = [
-    parameter.example,
-    firstExample(parameter.examples),
-    schema.example,
-    Array.isArray(schema.examples) ? schema.examples[0] : undefined,
-  ];
-  const found = candidates.find((c) => c !== undefined && c !== null);
-  if (found !== undefined) return String(found);
-  const type = [schema.type].flat();
-  return type.includes('integer') || type.includes('number') ? '1' : 'example';
-}
-
 export function buildPath(operation: BundleOperation, document: Json, params: Record<string, string>): string {
   return operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const parameter = operation.parameters.find((p) => p?.in === 'path' && p.name === name) ?? {};
-    const value = params[`${operation.operationId}.${name}`] ?? params[name] ?? exampleOf(parameter, document);
+    const value = params[`${operation.operationId}.${name}`] ?? params[name] ?? parameterExample(parameter, document);
     return encodeURIComponent(value);
   });
 }

@@ -49,6 +49,25 @@ export function deref(document: Json, node: Json): Json {
   return current;
 }
 
+/** An example value of a parameter, from the contract (its examples, else its schema's), as text. */
+export function parameterExample(parameter: Json, document: Json): string {
+  const firstExample = (examples: Json) => {
+    const first = examples && deref(document, Object.values<Json>(examples)[0]);
+    return first && typeof first === 'object' && 'value' in first ? first.value : undefined;
+  };
+  const schema = deref(document, parameter.schema) ?? {};
+  const candidates = [
+    parameter.example,
+    firstExample(parameter.examples),
+    schema.example,
+    Array.isArray(schema.examples) ? schema.examples[0] : undefined,
+  ];
+  const found = candidates.find((c) => c !== undefined && c !== null);
+  if (found !== undefined) return String(found);
+  const type = [schema.type].flat();
+  return type.includes('integer') || type.includes('number') ? '1' : 'example';
+}
+
 export function operationsOf(version: ApiVersion, document: Json): BundleOperation[] {
   const out: BundleOperation[] = [];
   for (const [path, rawItem] of Object.entries<Json>(document.paths ?? {})) {

@@ -18,6 +18,7 @@ export {
   listExamples,
   loadBundles,
   operationsOf,
+  parameterExample,
 } from './bundles.ts';
 export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from './operations.generated.ts';
 export { findPackageJson, formatVersion, PACKAGE_NAME, type PackageInfo, packageInfo, packageRoot } from './package.ts';

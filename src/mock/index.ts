@@ -12,8 +12,10 @@ export * from './browser.ts';
 export {
   DEFAULT_HOST,
   DEFAULT_PORT,
+  DEFAULT_TIMEOUTS,
   type MockOptions,
   type MockServer,
+  type MockTimeouts,
   readFixtures,
   startMock,
 } from './server.ts';

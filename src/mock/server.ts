@@ -9,18 +9,19 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SEED,
-  FixtureError,
   MAX_BODY_BYTES,
   type MockEngine,
-  type MockFixtures,
   type RawResponse,
 } from './engine.ts';
-import { PROBLEM_TYPES, problem } from './errors.ts';
+import { FixtureError, type MockFixtures } from './model/fixtures.ts';
+import { linkOrigin } from './origin.ts';
+import { internalError, refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
 
 export interface MockOptions {
@@ -54,7 +55,34 @@ export interface MockOptions {
   scenarios?: readonly Scenario[];
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
   maxBufferedBytes?: number;
+  /**
+   * The origin written in page links (`next`, `previous`), e.g. `https://mock.example.com` behind a
+   * proxy. Default: the request's `Host` when it is a plain host name or address, else the bound one.
+   */
+  origin?: string;
+  /** Server-side timeouts (ms), each over {@link DEFAULT_TIMEOUTS}'s value when omitted. */
+  timeouts?: Partial<MockTimeouts>;
 }
+
+/**
+ * How long a client may take, so a slow or idle one cannot hold a socket open (issue #21):
+ * - `headersMs`: to send the request line and headers (Node's `headersTimeout`): 408 beyond;
+ * - `requestMs`: to send the whole request, body included (Node's `requestTimeout`): 408 beyond;
+ * - `keepAliveMs`: an idle keep-alive connection is closed after it (Node's `keepAliveTimeout`).
+ */
+export interface MockTimeouts {
+  headersMs: number;
+  requestMs: number;
+  keepAliveMs: number;
+}
+
+/**
+ * A mock on a developer's machine or in CI answers in milliseconds and receives at most a 1 MiB
+ * body: 10 s for the headers and 30 s for a whole request are generous for any honest client on a
+ * slow link, and end a trickling one's hold long before Node's defaults (60 s and 300 s, checked
+ * only every 30 s). 5 s keep-alive is Node's default, kept.
+ */
+export const DEFAULT_TIMEOUTS: MockTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
 export interface MockServer {
   /** `http://host:port`, without a trailing slash. */
@@ -85,13 +113,26 @@ function send(response: ServerResponse, raw: RawResponse): void {
   response.end(raw.body);
 }
 
-/** Reads `--data`: the file's JSON, or a FixtureError naming the file. */
+/** Largest `--data` file read (fixtures are records for a mock, not a database dump). */
+export const MAX_FIXTURE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads `--data`: the file's JSON, or a FixtureError naming the file and what is wrong, never
+ * quoting its contents (it may be any file the path or a symlink points to). A UTF-8 BOM is
+ * allowed, as in request bodies; the file must be a regular file of at most MAX_FIXTURE_BYTES.
+ */
 export async function readFixtures(file: string): Promise<MockFixtures> {
-  const { readFileSync } = await import('node:fs');
+  const { readFileSync, statSync } = await import('node:fs');
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new FixtureError(`${file}: not a regular file`);
+    if (stat.size > MAX_FIXTURE_BYTES) {
+      throw new FixtureError(`${file}: larger than ${MAX_FIXTURE_BYTES / 1024 / 1024} MiB (${stat.size} bytes)`);
+    }
+    text = readFileSync(file, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
+    if (error instanceof FixtureError) throw error;
     throw new FixtureError(
       `${file}: cannot read the data file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
     );
@@ -99,7 +140,10 @@ export async function readFixtures(file: string): Promise<MockFixtures> {
   try {
     return JSON.parse(text) as MockFixtures;
   } catch (error) {
-    throw new FixtureError(`${file}: not JSON (${(error as Error).message})`);
+    // V8's message quotes the text ("root:x:0:0"... is not valid JSON): only the position is kept.
+    const at = /at position (\d+)(?: \(line (\d+) column (\d+)\))?/.exec((error as Error).message);
+    const where = at ? (at[2] ? ` at line ${at[2]}, column ${at[3]}` : ` at offset ${at[1]}`) : '';
+    throw new FixtureError(`${file}: not JSON${where}`);
   }
 }
 
@@ -110,6 +154,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const bundles: Bundle[] = loadBundles(options.bundlesDir);
   const isStatic = options.static === true || options.dynamic === true;
   const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
+  const configuredOrigin = options.origin === undefined ? undefined : new URL(options.origin).origin;
+  /** `http://<address>:<port>` once listening (the page links' origin when `Host` is not usable). */
+  let boundOrigin = `http://${host}:${port}`;
   let buffered = 0;
 
   let handler: (request: IncomingMessage, response: ServerResponse) => Promise<string>;
@@ -144,11 +191,14 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       const raw = await created.handleRaw({
         method: request.method ?? 'GET',
         target: request.url ?? '/',
-        origin: `http://${request.headers.host ?? `${host}:${port}`}`,
+        // The Host header is reflected in page links only when it is a plain host (./origin.ts).
+        origin: linkOrigin(request.headers.host, boundOrigin, configuredOrigin),
         header: (name) => {
           const value = request.headers[name];
           return Array.isArray(value) ? value.join(', ') : value;
         },
+        // Node keeps only the first of a repeated Authorization; headersDistinct has them all.
+        repeated: (name) => (request.headersDistinct[name]?.length ?? 0) > 1,
         readBody: () => readLimited(request),
       });
       if (raw.drop) {
@@ -187,7 +237,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     request.url?.startsWith('/docs') && (await serveDocs(request, response)) ? 'docs' : handler(request, response);
 
   const { createServer } = await import('node:http');
-  const server = createServer((request, response) => {
+  const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
     const started = performance.now();
     answer(request, response).then(
       (version) => {
@@ -200,8 +250,8 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
         const busy = error instanceof BusyError;
         if (!response.headersSent) {
           const body = busy
-            ? problem(503, PROBLEM_TYPES.tooLarge, 'Busy', 'The mock is buffering too many request bodies; retry.')
-            : problem(500, PROBLEM_TYPES.internal, 'Mock error', 'The mock failed to answer this request.');
+            ? refusal('busy', 'The mock is buffering too many request bodies; retry.').body
+            : internalError();
           send(response, {
             status: body.status,
             headers: { 'Content-Type': 'application/problem+json', Connection: 'close' },
@@ -216,26 +266,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     );
   });
   // Node's own refusals (malformed request line, headers too large...) as problem details.
-  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const title =
-      status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
-    const body = JSON.stringify(
-      problem(
-        status,
-        PROBLEM_TYPES.malformedUrl,
-        title,
-        `The mock could not read this HTTP request (${title.toLowerCase()}).`,
-      ),
-    );
-    socket.end(
-      `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
-  });
+  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -246,6 +277,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   });
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  boundOrigin = `http://${urlHost}:${address.port}`;
   return {
     url: `http://${urlHost}:${address.port}`,
     host: address.address,
@@ -264,3 +296,31 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
 }
 
 class BusyError extends Error {}
+
+/** Node's server options: the timeouts (DEFAULT_TIMEOUTS unless given) and how often they are checked. */
+function serverOptionsOf(given: Partial<MockTimeouts> = {}) {
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...given };
+  return {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // Node checks the two request timeouts on this interval (30 s by default): half the shorter
+    // one, so a slow client is cut off within 1.5 times its timeout.
+    connectionsCheckingInterval: Math.max(10, Math.min(timeouts.headersMs, timeouts.requestMs) / 2),
+  };
+}
+
+/** A request Node could not read (malformed, headers too large, too slow): a problem, then close. */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const title = status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
+  const problem = refusal('badRequest', `The mock could not read this HTTP request (${title.toLowerCase()}).`).body;
+  const body = JSON.stringify({ ...problem, status, title });
+  socket.end(
+    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -4,7 +4,9 @@
  * broken rule is a {@link Violation} naming its field (`query.status[0]`, `body.lines[0].quantity`)
  * and the JSON Schema keyword, as Prism's refusals do (test/mock/refusals.test.ts runs the same
  * cases against both). Beyond the schemas: integers must be safe integers and numbers finite
- * (`1e999` parses as Infinity), anywhere in the body and in integer path parameters.
+ * (`1e999` parses as Infinity), anywhere in the body and in integer path parameters; and no value
+ * may nest deeper than {@link MAX_NESTING} levels, checked without recursion before any recursive
+ * walk (ajv, the number check, a clone) can overflow the stack.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -31,8 +33,11 @@ export interface OperationValidator {
   /** The query, coerced per the parameter schemas (arrays: repeated or comma-separated values). */
   checkQuery(search: URLSearchParams): { query: Record<string, unknown>; violations: Violation[] };
   checkBody(body: unknown): Violation[];
-  /** Checks a response body against the 200 response schema (compiled on first use). */
-  checkResponse(body: unknown): Violation[];
+  /**
+   * Checks a response body against the 200 response schema (compiled on first use); `subject`
+   * names the value in messages (`Fixture record` for a `--data` record; by default the field).
+   */
+  checkResponse(body: unknown, subject?: string): Violation[];
 }
 
 const kindOf = (document: Json, schema: Json): string => {
@@ -54,7 +59,11 @@ function rebase(node: Json, id: string): Json {
 }
 
 /** ajv errors → violations, one per (field, rule), combinator wrappers dropped. */
-export function violationsOf(errors: ErrorObject[] | null | undefined, root: 'body' | 'query'): Violation[] {
+export function violationsOf(
+  errors: ErrorObject[] | null | undefined,
+  root: 'body' | 'query',
+  subject?: string,
+): Violation[] {
   const out: Violation[] = [];
   const seen = new Set<string>();
   for (const error of errors ?? []) {
@@ -71,9 +80,46 @@ export function violationsOf(errors: ErrorObject[] | null | undefined, root: 'bo
     const key = `${field} ${error.keyword}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ field, rule: error.keyword, message: `${field}: ${ruleMessage(error)}`, location });
+    // A request names the field as sent (`body.status`); a fixture record names itself and its field.
+    const name =
+      subject === undefined ? field : `${subject}${location.length > 1 ? ` field ${location.slice(1).join('.')}` : ''}`;
+    out.push({ field, rule: error.keyword, message: `${name}: ${ruleMessage(error)}`, location });
   }
   return out;
+}
+
+/**
+ * Deepest nesting of arrays and objects a body or a fixture record may have. The contract's deepest
+ * request or response is under 10 levels; 64 leaves room and stays far below the stack.
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * A violation (rule `maxDepth`) when `value` nests deeper than `limit`, found with an explicit stack
+ * (no recursion, so any depth is safe to measure), naming the first path that goes too deep.
+ */
+export function nestingViolation(
+  value: unknown,
+  location: string[] = ['body'],
+  limit: number = MAX_NESTING,
+  subject: string = formatField(location),
+): Violation | undefined {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: location }];
+  while (stack.length > 0) {
+    const { value: node, path } = stack.pop() as { value: unknown; path: string[] };
+    if (!node || typeof node !== 'object') continue;
+    if (path.length - location.length >= limit) {
+      const field = formatField(location);
+      return {
+        field,
+        rule: 'maxDepth',
+        message: `${subject} nests deeper than ${limit} levels of arrays and objects (at ${formatField(path).slice(0, 200)}…)`,
+        location,
+      };
+    }
+    for (const [key, child] of Object.entries(node)) stack.push({ value: child, path: [...path, key] });
+  }
+  return undefined;
 }
 
 /** Numbers a JSON body may not carry: non-finite ones and integers beyond 2^53 - 1. */
@@ -111,7 +157,28 @@ function coerce(kind: string | undefined, text: string): unknown {
   return text;
 }
 
-export function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValidator> {
+const compiled = new WeakMap<Bundle, Map<BundleOperation, OperationValidator>>();
+
+/** The validators of a bundle's operations, compiled once per bundle (lazily, on first use). */
+export function validatorsOf(bundle: Bundle): Map<BundleOperation, OperationValidator> {
+  let validators = compiled.get(bundle);
+  if (!validators) {
+    validators = compileValidators(bundle);
+    compiled.set(bundle, validators);
+  }
+  return validators;
+}
+
+/** Checks `body` against the 200 response of `operationId` in the first bundle serving it. */
+export function checkResponseOf(bundles: Bundle[], operationId: string, body: unknown): Violation[] | undefined {
+  for (const bundle of bundles) {
+    const operation = bundle.operations.find((o) => o.operationId === operationId);
+    if (operation) return validatorsOf(bundle).get(operation)?.checkResponse(body);
+  }
+  return undefined;
+}
+
+function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValidator> {
   const id = `mock-${bundle.version}`;
   // Compiled on first use (per bundle, per operation): start-up stays fast, memory holds only the
   // validators of the operations called.
@@ -224,14 +291,18 @@ export function compileValidators(bundle: Bundle): Map<BundleOperation, Operatio
       },
       checkBody(body) {
         if (!validateBody) return [];
+        const tooDeep = nestingViolation(body);
+        if (tooDeep) return [tooDeep];
         const unsafe = unsafeNumbers(body);
         const violations = validateBody(body) ? [] : violationsOf(validateBody.errors, 'body');
         return [...unsafe, ...violations.filter((v) => !unsafe.some((u) => u.field === v.field))];
       },
-      checkResponse(body) {
+      checkResponse(body, subject?: string) {
         if (!responseSchema) return [];
+        const tooDeep = nestingViolation(body, ['body'], MAX_NESTING, subject);
+        if (tooDeep) return [tooDeep];
         validateResponse ??= ajv.compile(rebase(responseSchema, id));
-        return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body');
+        return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body', subject);
       },
     });
   }

@@ -2,11 +2,13 @@
  * MSW request handlers backed by the mock engine: the same store, validation, version routing,
  * pagination, scopes and failure scenarios as `npm start`, with no process to spawn. One catch-all
  * handler under `baseUrl` hands each request to the engine (typed overrides first); requests
- * elsewhere are left to the app's other handlers.
+ * elsewhere are left to the app's other handlers. An internal error (a mock bug, an override that
+ * throws) is logged once and answered with the mock's 500 problem, as the node:http server does:
+ * never MSW's serialized exception, which carries the stack and file paths.
  */
 import { http, type RequestHandler } from 'msw';
 import type { Bundle } from '../contract/index.ts';
-import { createMockEngine, type MockEngine, type MockEngineOptions } from '../mock/browser.ts';
+import { createMockEngine, internalError, type MockEngine, type MockEngineOptions } from '../mock/browser.ts';
 import { compileOverrides, type Override } from './overrides.ts';
 
 export interface HandlersOptions extends Omit<MockEngineOptions, 'bundles'> {
@@ -31,7 +33,15 @@ export function handlersFrom(bundles: Bundle[], options: HandlersOptions): MockH
   const answerOverride = compileOverrides(overrides, bundles, base);
   const handler = http.all(`${base.href}*`, async ({ request }) => {
     const next = () => engine.handle(request.clone(), { basePath });
-    return (await answerOverride(request, next)) ?? engine.handle(request, { basePath });
+    try {
+      return (await answerOverride(request, next)) ?? (await engine.handle(request, { basePath }));
+    } catch (error) {
+      console.error(`[store-admin mock] ${request.method} ${request.url} failed:`, error);
+      return new Response(JSON.stringify(internalError()), {
+        status: 500,
+        headers: { 'Content-Type': 'application/problem+json' },
+      });
+    }
   });
   return Object.assign([handler as RequestHandler], { engine, reset: (token?: string) => engine.reset(token) });
 }

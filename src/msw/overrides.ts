@@ -95,6 +95,15 @@ const coerce = (value: string, schema: Json): unknown => {
   return value;
 };
 
+const NOT_JSON = Symbol('not JSON');
+const parseBody = (text: string): unknown => {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return NOT_JSON;
+  }
+};
+
 /** Matches a request against the overrides; the chosen one's answer, or `undefined` to fall through. */
 export function compileOverrides(overrides: readonly Override[], bundles: readonly Bundle[], base: URL) {
   const compiled: CompiledOverride[] = overrides.map((entry) => {
@@ -133,7 +142,9 @@ export function compileOverrides(overrides: readonly Override[], bundles: readon
             : coerce(values[0] ?? '', schema);
       }
       const text = ['get', 'delete'].includes(method) ? '' : await request.clone().text();
-      const body = text ? JSON.parse(text) : undefined;
+      const body = parseBody(text);
+      // A body that is not JSON is the engine's to refuse (400 naming the body), not the override's.
+      if (body === NOT_JSON) return next();
       const result = await entry.resolver({ params, query, body, request, next } as never);
       if (result instanceof Response) return result;
       return new Response(JSON.stringify(result), {

@@ -8,3 +8,4 @@
 export { ajvWithBundle } from './ajv.ts';
 export { formatField, type Violation } from './field.ts';
 export { preview, RECEIVED_MAX, ruleMessage } from './message.ts';
+export { Contract, explain, fieldOf, type ResponseViolation } from './responses.ts';

@@ -18,7 +18,8 @@ const ALLOWED: Record<string, string[]> = {
   conformance: ['contract', 'validation'],
   docs: ['contract'],
   msw: ['contract', 'mock'],
-  cli: ['contract', 'mock', 'conformance', 'codegen', 'docs'],
+  fuzz: ['contract', 'validation'],
+  cli: ['contract', 'mock', 'conformance', 'fuzz', 'codegen', 'docs'],
 };
 
 const SRC = join(ROOT, 'src');

@@ -160,6 +160,11 @@ describe('the default client', () => {
     client.POST('/gift-cards/', { body: { currency: 'EUR', initial: '1' }, retry: { methods: ['POST'] } });
     // @ts-expect-error timeout is a number of ms
     client.GET('/store/', { timeout: '5s' });
+    // `false` lifts the default deadline, on a call or on the client; `true` means nothing.
+    client.GET('/store/', { timeout: false });
+    createAdminClient({ baseUrl: 'x', token: 't', timeout: false });
+    // @ts-expect-error timeout is a number of ms or false
+    client.GET('/store/', { timeout: true });
     // @ts-expect-error methods are written in capitals, as Request.method has them
     client.POST('/gift-cards/', { body: { currency: 'EUR', initial: '1' }, retry: { methods: ['post'] } });
     // @ts-expect-error attempts is a number

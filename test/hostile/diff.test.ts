@@ -62,6 +62,16 @@ const chain = (length: number) => (bundle: Json) => {
   return bundle;
 };
 
+/** A chain of `length` components, each only `allOf` the next; the last has `leaf: <type>`. */
+const allOfChain = (length: number, leafType: string) => (bundle: Json) => {
+  for (let i = 0; i < length; i++) {
+    bundle.components.schemas[`Link${i}`] = { allOf: [{ $ref: `#/components/schemas/Link${i + 1}` }] };
+  }
+  bundle.components.schemas[`Link${length}`] = { type: 'object', properties: { leaf: { type: leafType } } };
+  bundle.components.schemas.Store.properties.chain = { $ref: '#/components/schemas/Link0' };
+  return bundle;
+};
+
 interface Case {
   name: string;
   base: (bundle: Json, version: string) => Json;
@@ -130,6 +140,13 @@ const CASES: Case[] = [
     head: newest(chain(MAX_DEPTH + 50)),
     code: EXIT.internal,
     output: [`diff: GET /store/: schema nested deeper than ${MAX_DEPTH} levels at response 200 body[].chain.next`],
+  },
+  {
+    name: `an allOf chain deeper than ${MAX_DEPTH} levels (with a type change at its end)`,
+    base: newest(allOfChain(MAX_DEPTH + 10, 'string')),
+    head: newest(allOfChain(MAX_DEPTH + 10, 'integer')),
+    code: EXIT.internal,
+    output: [`allOf chain nested deeper than ${MAX_DEPTH} levels`],
   },
   {
     name: 'a $ref loop',

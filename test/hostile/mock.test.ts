@@ -4,24 +4,9 @@
  * as problem details, numbers a JSON body may not carry, invalid UTF-8, giant path ids. No answer
  * carries a stack or a file path.
  */
-import { connect } from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
 import { startMock } from '../../src/mock/index.ts';
-import { call } from '../mock/http.ts';
-
-function rawHttp(request: string | Buffer): Promise<string> {
-  const { hostname, port } = new URL(inject('mockUrl'));
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(request));
-    let data = '';
-    socket.on('data', (chunk) => {
-      data += chunk;
-    });
-    socket.on('end', () => resolve(data));
-    socket.on('close', () => resolve(data));
-    socket.on('error', reject);
-  });
-}
+import { call, rawHttp } from '../mock/http.ts';
 
 const noLeak = (text: string) => {
   expect(text).not.toMatch(/\bat .*\(.*:\d+:\d+\)|\/work\/|node_modules|\.ts:\d+/);

@@ -1,4 +1,5 @@
 /** Raw HTTP calls to the suite's mock (test/setup/mock.ts), for the cases a typed client cannot send. */
+import { connect } from 'node:net';
 import { inject } from 'vitest';
 import { VERSION_HEADER } from '../../src/contract/index.ts';
 
@@ -58,12 +59,13 @@ export async function readResult(response: Response) {
 
 /**
  * Path parameters naming records of the seeded store (docs/mock.md) in a state each operation
- * accepts: subscription 1 is active, fulfillment order 1 pending, 29 cancel_requested,
- * transaction 4 an authorization, order "1003".
+ * accepts: subscription 1 is active and 2 past_due (owing its latest order), fulfillment order 1
+ * pending, 2 open at location 14, 29 cancel_requested, transaction 4 an authorization, order "1003".
  */
 export const STORE_PARAMS: Record<string, string> = {
   id: '1',
   number: '1003',
+  'retrySubscription.id': '2',
   'moveFulfillmentOrder.id': '2',
   'sendFulfillmentRequest.id': '1',
   'acceptCancellationRequest.id': '29',
@@ -72,7 +74,7 @@ export const STORE_PARAMS: Record<string, string> = {
 
 /** Request bodies the seeded store accepts (the contract's examples name records of the examples). */
 export const STORE_BODIES: Record<string, unknown> = {
-  moveFulfillmentOrder: { new_location_id: 14 },
+  moveFulfillmentOrder: { new_location_id: 31 },
   sendFulfillmentRequest: { message: 'Please ship today', notify: true },
   captureTransaction: {},
 };
@@ -80,3 +82,18 @@ export const STORE_BODIES: Record<string, unknown> = {
 let tokens = 0;
 /** A token no other request used: its state is the seeded one. */
 export const freshToken = (): string => `fresh-${process.pid}-${++tokens}`;
+
+/** Sends raw bytes to the suite's mock (or `baseUrl`'s) and resolves with all it answered. */
+export function rawHttp(request: string | Buffer, baseUrl: string = inject('mockUrl')): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(request));
+    let data = '';
+    socket.on('data', (chunk) => {
+      data += chunk;
+    });
+    socket.on('end', () => resolve(data));
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
+  });
+}

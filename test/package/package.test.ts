@@ -1,9 +1,9 @@
 /**
  * The published package as a user gets it: `npm pack` (which runs prepack: tsc + the bin bundle),
  * then the tarball installed into two throwaway downstream projects, one with the optional peers
- * (typescript, Prism, openapi-typescript) and one without. From there: the tarball's contents,
- * publint and attw, a consumer of the client, the types and a bundle, the docs samples and the MSW
- * overrides type-checked under TypeScript 5.9 and 7 (strict, exact optional properties), every
+ * (typescript, Prism, openapi-typescript, fast-check) and one without. From there: the tarball's
+ * contents, publint and attw, a consumer of the client, the types and a bundle, the docs samples and
+ * the MSW overrides type-checked under TypeScript 5.9 and 7 (strict, exact optional properties), every
  * export resolved at run time, and the bin's `--version`, `types` and `mock` (one real request
  * through the packaged client, then stopped), and the install hints of the missing peers.
  * One pack and two installs in beforeAll serve every test; the npm cache makes them offline.
@@ -37,6 +37,7 @@ const PEERS = [
   'typescript@5.9.3',
   '@stoplight/prism-http@5.12.0',
   'openapi-typescript@7.13.0',
+  'fast-check@4.10.2',
   `msw@${manifest.devDependencies.msw}`,
   `@types/node@${manifest.devDependencies['@types/node']}`,
 ];
@@ -151,12 +152,13 @@ describe('the tarball', () => {
     expect((await stat(tarball)).size).toBeLessThan(1_500_000);
   });
 
-  it('depends on openapi-fetch and the validator (ajv) only; Prism, msw and openapi-typescript are optional peers', async () => {
+  it('depends on openapi-fetch and the validator (ajv) only; Prism, msw, openapi-typescript and fast-check are optional peers', async () => {
     const packed = JSON.parse(await readFile(join(installed(consumer), 'package.json'), 'utf8'));
     // openapi-fetch: the client; ajv + ajv-formats: the mock engine's and conformance's validation.
     expect(Object.keys(packed.dependencies)).toEqual(['ajv', 'ajv-formats', 'openapi-fetch']);
     expect(packed.peerDependencies).toEqual({
       '@stoplight/prism-http': manifest.devDependencies['@stoplight/prism-http'],
+      'fast-check': manifest.devDependencies['fast-check'],
       msw: manifest.devDependencies.msw,
       'openapi-typescript': manifest.devDependencies['openapi-typescript'],
     });
@@ -378,6 +380,14 @@ describe(`the ${BIN} bin`, () => {
     expect(existsSync(join(consumer, 'y.ts'))).toBe(false);
   });
 
+  it('fuzz loads fast-check and the packaged fuzzer: an unreachable server is exit 3, one line', async () => {
+    const result = await run(binOf(consumer), ['fuzz', '--base-url', 'http://127.0.0.1:1', '--token', 't'], consumer);
+    expect(result.code).toBe(EXIT.internal);
+    expect(result.stderr.trim()).toMatch(
+      /^store-admin-contract: Fuzz run failed: cannot reach http:\/\/127\.0\.0\.1:1: /,
+    );
+  });
+
   it('mock serves the packaged bundles on $PORT, answers the packaged client, and stops on SIGTERM', async () => {
     const port = await freePort();
     const child = spawn(binOf(consumer), ['mock', '--quiet'], {
@@ -458,6 +468,11 @@ console.log(JSON.stringify({ status: response.status, version: response.headers.
       `npm install --save-dev openapi-typescript@${manifest.peerDependencies['openapi-typescript']}`,
     );
     expect(existsSync(join(bare, 'z.ts'))).toBe(false);
+
+    const fuzz = await run(binOf(bare), ['fuzz', '--base-url', 'http://127.0.0.1:1', '--token', 't'], bare);
+    expect(fuzz.code).toBe(EXIT.internal);
+    expect(fuzz.stderr).toContain('"fuzz" needs fast-check');
+    expect(fuzz.stderr).toContain(`npm install --save-dev fast-check@${manifest.peerDependencies['fast-check']}`);
   });
 });
 

@@ -1,9 +1,8 @@
 // How a broken rule is worded (src/validation/message.ts), table-driven on real ajv errors, then as
 // a curl user and an implementer meet it: in the mock's refusal and in a conformance finding.
 import { describe, expect, it } from 'vitest';
-import { explain } from '../../src/conformance/contract.ts';
 import { createMockEngine } from '../../src/mock/index.ts';
-import { ajvWithBundle, preview, RECEIVED_MAX, ruleMessage } from '../../src/validation/index.ts';
+import { ajvWithBundle, explain, preview, RECEIVED_MAX, ruleMessage } from '../../src/validation/index.ts';
 
 const ajv = ajvWithBundle({}, 'messages');
 const errorsOf = (schema: object, value: unknown) => {

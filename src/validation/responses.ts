@@ -1,12 +1,15 @@
 /**
- * Validates HTTP responses against the version bundles: is the status declared for the operation,
+ * Validates HTTP responses against the version bundles (shared by the conformance runner, the
+ * fuzzer and the tests): is the status declared for the operation,
  * and does the body match the declared schema (JSON Schema 2020-12, ajv, formats checked)?
  * Each break is reported as `{field, rule, message}`, with `field` written like the mock's error
  * fields (`body.results[0].id`) and `rule` the JSON Schema keyword (or `status`, `content-type`).
  */
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { type ApiVersion, type Bundle, type BundleOperation, deref, type Json } from '../contract/index.ts';
-import { ajvWithBundle, formatField, ruleMessage } from '../validation/index.ts';
+import { ajvWithBundle } from './ajv.ts';
+import { formatField } from './field.ts';
+import { ruleMessage } from './message.ts';
 
 export interface ResponseViolation {
   field: string;

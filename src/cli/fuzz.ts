@@ -1,0 +1,133 @@
+/**
+ * The `fuzz` command (`store-admin-contract fuzz …`): property-based testing of a running server
+ * against the contract (src/fuzz). Needs the optional peer fast-check, imported by ./index.ts only
+ * when this command runs. Exit codes (./exit-codes.ts): 0 no failure, 1 at least one failure, 2
+ * usage error, 3 the run itself failed (the server unreachable, a bundle unreadable).
+ */
+import { parseArgs } from 'node:util';
+import type { FuzzReport, runFuzz } from '../fuzz/index.ts';
+import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
+
+export const FUZZ_USAGE = `fuzz --base-url URL --token TOKEN [options]
+  --base-url URL      the server's admin API root, e.g. http://127.0.0.1:4010 (or env CONFORMANCE_BASE_URL)
+  --token TOKEN       a bearer token holding the operations' scopes (or env CONFORMANCE_TOKEN)
+  --seed S            the seed of the run (any text); the same seed sends the same requests (default: random, printed)
+  --cases N           requests to draw in all, spread over every operation and rule (default 1000)
+  --allow-writes      also fuzz the write operations, with stateful checks (changes data!)
+  --param NAME=VALUE  a path parameter value to try first (id=42, or getTicket.id=42); repeatable
+  --version V         only this API version; repeatable
+  --json              print the report as JSON
+  --bundles-dir DIR   the version bundles to fuzz from (default: this package's generated/openapi)`;
+
+type Values = {
+  'base-url'?: string;
+  token?: string;
+  seed?: string;
+  cases?: string;
+  'allow-writes'?: boolean;
+  param?: string[];
+  version?: string[];
+  json?: boolean;
+  'bundles-dir'?: string;
+  help?: boolean;
+};
+
+function parse(args: string[]): Values {
+  try {
+    return parseArgs({
+      args,
+      options: {
+        'base-url': { type: 'string' },
+        token: { type: 'string' },
+        seed: { type: 'string' },
+        cases: { type: 'string' },
+        'allow-writes': { type: 'boolean' },
+        param: { type: 'string', multiple: true },
+        version: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        'bundles-dir': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** The run's options from the command line, or a UsageError naming the bad argument. */
+function optionsOf(values: Values): Parameters<typeof runFuzz>[0] {
+  const baseUrl = values['base-url'] ?? process.env.CONFORMANCE_BASE_URL;
+  const token = values.token ?? process.env.CONFORMANCE_TOKEN;
+  if (!baseUrl) throw new UsageError('Missing --base-url.');
+  if (!token) throw new UsageError('Missing --token.');
+  if (!URL.canParse(baseUrl)) throw new UsageError(`--base-url "${baseUrl}" is not a URL.`);
+  const cases = values.cases === undefined ? undefined : Number(values.cases);
+  if (cases !== undefined && (!Number.isInteger(cases) || cases < 1 || cases > 1_000_000)) {
+    throw new UsageError(`--cases "${values.cases}" is not a whole number from 1 to 1000000.`);
+  }
+  const params: Record<string, string> = {};
+  for (const pair of values.param ?? []) {
+    const equals = pair.indexOf('=');
+    if (equals < 1) throw new UsageError(`--param "${pair}" is not NAME=VALUE.`);
+    params[pair.slice(0, equals)] = pair.slice(equals + 1);
+  }
+  return {
+    baseUrl,
+    token,
+    params,
+    allowWrites: values['allow-writes'] ?? false,
+    ...(values.seed !== undefined && { seed: values.seed }),
+    ...(cases !== undefined && { cases }),
+    ...(values.version && { versions: values.version }),
+    ...(values['bundles-dir'] && { bundlesDir: values['bundles-dir'] }),
+  };
+}
+
+function print(report: FuzzReport, writes: boolean): void {
+  const seconds = report.ms / 1000;
+  console.log(
+    `Fuzzed ${report.baseUrl} with seed ${report.seed}: ${report.cases} cases, ${report.requests} requests` +
+      ` in ${seconds.toFixed(1)} s (${Math.round(report.cases / seconds)} cases/s)${writes ? ', writes included' : ', read-only'}.`,
+  );
+  for (const failure of report.failures) {
+    const what = failure.kind === 'valid' ? 'a valid request' : `${failure.field} breaks "${failure.kind}"`;
+    console.log(`  FAIL ${failure.operation} (${failure.version}), ${what}: ${failure.check}: ${failure.message}`);
+    console.log(`       shrunk in ${failure.shrinks} steps to: ${failure.curl}`);
+  }
+  if (report.refused.length > 0) {
+    const listed = report.refused.map((r) => `${r.operation} (${r.version}) ${r.status} ×${r.count}`).join(', ');
+    console.log(`  note: valid requests refused (the server's right: no such record, a state): ${listed}`);
+  }
+  if (report.skipped.length > 0) {
+    const names = report.skipped.map((s) => `${s.operation} (${s.version})`).join(', ');
+    console.log(`  skipped ${report.skipped.length} write operations (use --allow-writes): ${names}`);
+  }
+  console.log(
+    report.failures.length === 0
+      ? `No failure in ${report.properties.length} properties.`
+      : `${report.failures.length} failure(s) in ${report.properties.length} properties; replay with --seed ${report.seed}.`,
+  );
+}
+
+/** `load` imports the fuzzer (and fast-check): only once the arguments are known to be good. */
+export async function runFuzzCommand(
+  args: string[],
+  load: () => Promise<{ runFuzz: typeof runFuzz }>,
+): Promise<ExitCode> {
+  const values = parse(args);
+  if (values.help) {
+    console.log(`Usage: ${FUZZ_USAGE}`);
+    return EXIT.ok;
+  }
+  const options = optionsOf(values);
+  const fuzz = await load();
+  let report: FuzzReport;
+  try {
+    report = await fuzz.runFuzz(options);
+  } catch (error) {
+    throw new CommandError(`Fuzz run failed: ${(error as Error).message}`);
+  }
+  if (values.json) console.log(JSON.stringify(report, null, 2));
+  else print(report, options.allowWrites === true);
+  return report.failures.length === 0 ? EXIT.ok : EXIT.contractBreak;
+}

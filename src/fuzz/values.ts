@@ -1,0 +1,136 @@
+/**
+ * Valid values drawn from a JSON Schema with fast-check: enums and consts, every declared type, the
+ * bounds (fast-check biases integers and lengths towards their limits), formats and patterns.
+ * `force` names a path (property names, `0` for the first array item) that must be present in the
+ * value, so a rule of a nested optional field can then be broken once (./breakers.ts); `minimal`
+ * leaves every optional property out (the base of an invalid request, so nothing else masks the
+ * rule it breaks).
+ */
+import fc from 'fast-check';
+import { deref, type Json } from '../contract/index.ts';
+import { merged, typesOf } from './schema.ts';
+
+type Arb = fc.Arbitrary<unknown>;
+const INT32 = 2 ** 31;
+/** Deepest nesting drawn; below it a schema that allows anything gets a scalar. */
+const MAX_DEPTH = 5;
+
+/** Any JSON value, small: for a schema that says nothing of its type (the contract's AnyValue). */
+const anyJson = (depth: number): Arb =>
+  depth >= MAX_DEPTH
+    ? fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null))
+    : fc.oneof(
+        fc.string({ maxLength: 8 }),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.integer(), { maxKeys: 3 }),
+      );
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const dates = fc.date({
+  min: new Date('1970-01-01T00:00:00Z'),
+  max: new Date('2099-12-31T00:00:00Z'),
+  noInvalidDate: true,
+});
+const FORMATS: Record<string, fc.Arbitrary<string>> = {
+  date: dates.map((d) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`),
+  'date-time': dates.map((d) => d.toISOString()),
+  email: fc
+    .tuple(fc.stringMatching(/^[a-z0-9]{1,12}$/), fc.constantFrom('example.com', 'shop.example', 'mail.test'))
+    .map(([user, domain]) => `${user}@${domain}`),
+  uri: fc.stringMatching(/^[a-z0-9-]{0,16}$/).map((path) => `https://example.com/${path}`),
+  uuid: fc.uuid(),
+};
+
+function stringOf(schema: Json): fc.Arbitrary<string> {
+  const minLength = schema.minLength ?? 0;
+  const maxLength = Math.min(schema.maxLength ?? minLength + 24, minLength + 64);
+  const fits = (s: string) => s.length >= minLength && s.length <= (schema.maxLength ?? Number.POSITIVE_INFINITY);
+  const format = typeof schema.format === 'string' ? FORMATS[schema.format] : undefined;
+  if (format) return format.filter(fits);
+  if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern, 'u')).filter(fits);
+  // Mostly ASCII, sometimes any Unicode: a server must take both.
+  return fc.oneof(
+    { arbitrary: fc.string({ minLength, maxLength }), weight: 3 },
+    { arbitrary: fc.string({ minLength, maxLength, unit: 'grapheme' }), weight: 1 },
+  );
+}
+
+function numberOf(schema: Json, integer: boolean): Arb {
+  const exclusiveMin = typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined;
+  const exclusiveMax = typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : undefined;
+  if (integer) {
+    const min = schema.minimum ?? (exclusiveMin !== undefined ? Math.floor(exclusiveMin) + 1 : -INT32);
+    const max = schema.maximum ?? (exclusiveMax !== undefined ? Math.ceil(exclusiveMax) - 1 : INT32 - 1);
+    return fc.integer({ min: Math.max(min, Number.MIN_SAFE_INTEGER), max: Math.min(max, Number.MAX_SAFE_INTEGER) });
+  }
+  const min = schema.minimum ?? exclusiveMin ?? -1e9;
+  const max = schema.maximum ?? exclusiveMax ?? 1e9;
+  return fc
+    .double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: exclusiveMin !== undefined })
+    .filter((n) => exclusiveMax === undefined || n < exclusiveMax);
+}
+
+function arrayOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean): Arb {
+  const items = schema.items ?? {};
+  const minLength = schema.minItems ?? 0;
+  const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
+  const item = valuesOf(document, items, [], depth + 1, minimal);
+  if (force[0] !== '0') return fc.array(item, { minLength, maxLength });
+  // The forced path goes through the first item: one is always there.
+  const first = valuesOf(document, items, force.slice(1), depth + 1, minimal);
+  return fc
+    .tuple(first, fc.array(item, { minLength: Math.max(0, minLength - 1), maxLength: Math.max(0, maxLength - 1) }))
+    .map(([head, rest]) => [head, ...rest]);
+}
+
+function objectOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean): Arb {
+  const model: Record<string, Arb> = {};
+  const required = new Set<string>([...(schema.required ?? []), ...(force[0] !== undefined ? [force[0]] : [])]);
+  for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
+    if (deref(document, property)?.readOnly === true) continue; // never sent in a request
+    if (minimal && !required.has(name)) continue;
+    model[name] = valuesOf(document, property, force[0] === name ? force.slice(1) : [], depth + 1, minimal);
+  }
+  // A required property the schema does not describe: any value.
+  for (const name of required) model[name] ??= anyJson(depth + 1);
+  return fc.record(model, { requiredKeys: [...required] });
+}
+
+/** A valid value of `raw` (a schema or `$ref`), with the path `force` present (optional parts left out if `minimal`). */
+export function valuesOf(document: Json, raw: Json, force: string[] = [], depth = 0, minimal = false): Arb {
+  const schema = merged(document, deref(document, raw) ?? {});
+  if ('const' in schema) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
+  const variants: Json[] | undefined = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(variants)) {
+    const { anyOf: _a, oneOf: _o, ...own } = schema;
+    return fc.oneof(
+      ...variants.map((variant) => valuesOf(document, { ...own, ...deref(document, variant) }, force, depth, minimal)),
+    );
+  }
+  let types = typesOf(schema);
+  if (force.length > 0) types = types.filter((t) => t === 'object' || t === 'array');
+  if (types.length === 0) return force.length > 0 ? objectOf(document, {}, force, depth, minimal) : anyJson(depth);
+  return fc.oneof(
+    ...types.map((type): Arb => {
+      switch (type) {
+        case 'null':
+          return fc.constant(null);
+        case 'boolean':
+          return fc.boolean();
+        case 'integer':
+          return numberOf(schema, true);
+        case 'number':
+          return fc.oneof(numberOf(schema, true), numberOf(schema, false));
+        case 'string':
+          return stringOf(schema);
+        case 'array':
+          return depth >= MAX_DEPTH ? fc.constant([]) : arrayOf(document, schema, force, depth, minimal);
+        default:
+          return depth >= MAX_DEPTH ? fc.constant({}) : objectOf(document, schema, force, depth, minimal);
+      }
+    }),
+  );
+}

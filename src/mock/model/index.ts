@@ -1,0 +1,123 @@
+/**
+ * The mock's store as one declared model: every collection once (./<collection>.ts), in seeding
+ * order (a collection's seed may read the collections before it). Seeding, `--data` fixtures
+ * (./fixtures.ts), the per-token state (../state.ts), reads by key, version views and invariants
+ * (../invariants.ts) all derive from {@link MODEL}.
+ */
+import type { Bundle } from '../../contract/index.ts';
+import { createPrng } from '../prng.ts';
+import { supportedActions } from '../transitions.ts';
+import { person } from './catalogue.ts';
+import { exampleKeys, exampleRecords, exampleRequests, putRecord } from './examples.ts';
+import { fulfillmentOrders } from './fulfillment-orders.ts';
+import { fulfillments } from './fulfillments.ts';
+import { giftCards } from './gift-cards.ts';
+import { link } from './links.ts';
+import { locations } from './locations.ts';
+import { metadata } from './metadata.ts';
+import { orders } from './orders.ts';
+import { pages } from './pages.ts';
+import { stockrecords } from './stockrecords.ts';
+import { store } from './store.ts';
+import { subscriptions } from './subscriptions.ts';
+import { type Templates, templatesOf } from './templates.ts';
+import { tickets } from './tickets.ts';
+import { transactions } from './transactions.ts';
+import type { CollectionDecl, ExampleContext, Rec, SeedContext, StoreData } from './types.ts';
+
+export type { CollectionDecl, Rec, RecordSchema, RelationDecl, StoreData, ViewContext } from './types.ts';
+
+/** Every collection of the store, in seeding order. */
+export const MODEL: readonly CollectionDecl[] = [
+  locations,
+  subscriptions,
+  orders,
+  fulfillments,
+  stockrecords,
+  transactions,
+  fulfillmentOrders,
+  tickets,
+  giftCards,
+  metadata,
+  pages,
+  store,
+];
+
+const BY_NAME = new Map(MODEL.map((c) => [c.name, c]));
+
+/** The declaration of a collection (throws for a name the model does not have). */
+export function collectionOf(name: string): CollectionDecl {
+  const found = BY_NAME.get(name);
+  if (!found) throw new Error(`the mock's model has no collection "${name}"`);
+  return found;
+}
+
+export const keyField = (collection: string): string => BY_NAME.get(collection)?.key ?? 'id';
+/** Numeric sort key of a record (order numbers are numeric strings). */
+export const sortKey = (collection: string, record: Rec): number => Number(record[keyField(collection)]);
+
+/** The generated store: same seed, same bundles → byte-identical data. */
+export function seedStore(bundles: Bundle[], options: { seed: string }): StoreData {
+  const prng = createPrng(options.seed);
+  const templates = templatesOf(bundles);
+  const data: StoreData = {};
+  const context: SeedContext = { prng, templates, store: data, users: [], bundles };
+  data.locations = seedCollection(locations, context);
+  const userTemplate = templates.of('listSubscriptions').results?.[0]?.user ?? {};
+  context.users = Array.from({ length: 30 }, (_, i) => person(prng, userTemplate, i + 1));
+  for (const collection of MODEL) {
+    if (collection !== locations) data[collection.name] = seedCollection(collection, context);
+  }
+  addExamples(bundles, data, templates);
+  link(data, templates);
+  for (const record of data.fulfillmentOrders ?? []) record.supported_actions = supportedActions(record);
+  for (const collection of MODEL)
+    data[collection.name]?.sort((a, b) => sortKey(collection.name, a) - sortKey(collection.name, b));
+  return data;
+}
+
+/** A key above every key of `name` held or named by a relation (so a new record collides with none). */
+function freeKey(data: StoreData, name: string): number {
+  let max = 0;
+  for (const record of data[name] ?? []) max = Math.max(max, sortKey(name, record));
+  for (const collection of MODEL) {
+    for (const relation of collection.relations) {
+      if (relation.to !== name) continue;
+      for (const record of data[collection.name] ?? []) {
+        for (const key of relation.keys(record)) if (Number.isFinite(Number(key))) max = Math.max(max, Number(key));
+      }
+    }
+  }
+  return max + 1;
+}
+
+/** The contract's example records, and a record at every key a path parameter example names. */
+function addExamples(bundles: Bundle[], data: StoreData, templates: Templates): void {
+  const examples = new Map(MODEL.map((c) => [c.name, exampleRecords(bundles, c)]));
+  for (const collection of MODEL)
+    for (const record of examples.get(collection.name) ?? []) putRecord(data, collection, record);
+  const get = (name: string, key: string | number) =>
+    data[name]?.find((r) => String(r[keyField(name)]) === String(key));
+  const context: ExampleContext = {
+    store: data,
+    templates,
+    get,
+    freeKey: (name) => freeKey(data, name),
+    requests: (operationId) => exampleRequests(bundles, operationId),
+    examples: (name) => examples.get(name) ?? [],
+  };
+  for (const collection of MODEL) {
+    for (const key of exampleKeys(bundles, collection)) {
+      if (get(collection.name, key) || !collection.atExampleKey) continue;
+      for (const [name, record] of collection.atExampleKey(key, context)) putRecord(data, collectionOf(name), record);
+    }
+  }
+}
+
+/** Seeds one collection; its seed function sees the records seeded before it (its own too). */
+function seedCollection(collection: CollectionDecl, context: SeedContext): Rec[] {
+  const records: Rec[] = [];
+  context.store[collection.name] = records;
+  for (let i = 1; i <= collection.seed.count; i++) records.push(collection.seed.record(i, context));
+  return records;
+}

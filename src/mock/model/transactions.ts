@@ -1,0 +1,69 @@
+/**
+ * Transactions (full form): one per payment of an order, with the same id as the order's compact
+ * payment (the order lists it in `transactions`, the transaction names the order and, for a
+ * renewal, the subscription and billing cycle). Every 4th is an `authorization` (capturable), the
+ * others `sale`. Captures, retries and renewals add more (next id), each also listed by its order.
+ */
+import { at, day } from './catalogue.ts';
+import { copyAtKey } from './examples.ts';
+import { PAYMENT_COUNT } from './orders.ts';
+import type { CollectionDecl, Rec } from './types.ts';
+
+export const transactions: CollectionDecl = {
+  name: 'transactions',
+  key: 'id',
+  singular: 'transaction',
+  schema: { operationId: 'listSubscriptionTransactions', shape: 'item' },
+  servedBy: ['listSubscriptionTransactions', 'captureTransaction'],
+  addressedBy: ['captureTransaction'],
+  // An authorization of a new order (its amount is the order's total, set once the order exists).
+  atExampleKey: (key, context) => {
+    const authorization = copyAtKey(transactions, key, context);
+    Object.assign(authorization, {
+      type: 'authorization',
+      amount: null,
+      amount_available_for_refund: '0.00',
+      parent_id: null,
+      status: 'succeeded',
+      order: String(context.freeKey('orders')),
+      subscription: null,
+    });
+    return [['transactions', authorization]];
+  },
+  relations: [
+    { name: 'order', to: 'orders', keys: (r) => (r.order === null || r.order === undefined ? [] : [r.order]) },
+    { name: 'subscription', to: 'subscriptions', keys: (r) => (r.subscription?.id ? [r.subscription.id] : []) },
+    {
+      name: 'parent',
+      to: 'transactions',
+      keys: (r) => (r.parent_id === null || r.parent_id === undefined ? [] : [r.parent_id]),
+    },
+  ],
+  seed: {
+    count: PAYMENT_COUNT,
+    record: (i, { prng, templates, store }) => {
+      const order = (store.orders ?? []).find((o) => o.transactions?.[0]?.id === i) as Rec;
+      const payment = order.transactions[0] as Rec;
+      const subscription = order.subscriptions?.[0] ?? null;
+      const owner = subscription ? store.subscriptions?.[subscription.id - 1] : undefined;
+      const record = templates.of('listSubscriptionTransactions').results?.[0] ?? {};
+      const amount = payment.amount;
+      Object.assign(record, {
+        id: i,
+        amount,
+        amount_available_for_refund: payment.type === 'authorization' ? '0.00' : amount,
+        date_created: payment.date_created ?? at(prng.int(0, 140) * day),
+        order: order.number,
+        parent_id: null,
+        status: 'succeeded',
+        type: payment.type,
+        subscription: subscription ? { billing_cycle: subscription.billing_cycle, id: subscription.id } : null,
+        user: structuredClone(order.user ?? null),
+        payment_method: owner?.payment_method === 'bankcard' ? 'bankcard' : record.payment_method,
+        external_id: `ch_${prng.chars(16, 'abcdefghijklmnopqrstuvwxyz0123456789')}`,
+      });
+      if (record.report_values) record.report_values.amount = amount;
+      return record;
+    },
+  },
+};

@@ -1,0 +1,167 @@
+/**
+ * The contract fuzzer (src/fuzz, the `fuzz` command) against three servers: the data-backed mock
+ * over HTTP and the MSW handlers (msw/node), which must give 0 failures over every operation of
+ * every version, writes included; and a deliberately wrong server (./wrong-server.ts), where it must
+ * find each planted fault and report nothing else. Seeds are fixed: a run is repeatable.
+ */
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { runCli } from '../../src/cli/index.ts';
+import { loadBundles } from '../../src/contract/index.ts';
+import { type FuzzReport, runFuzz } from '../../src/fuzz/index.ts';
+import { createHandlers } from '../../src/msw/index.ts';
+import { FAULTS, startWrongFuzzServer } from './wrong-server.ts';
+
+const EVERY_OPERATION = loadBundles()
+  .flatMap((b) => b.operations.map((o) => `${b.version} ${o.operationId}`))
+  .sort();
+const CASES = 300;
+
+/** The operations a report covered, each with its valid requests and at least one rule broken. */
+const covered = (report: FuzzReport) =>
+  [...new Set(report.properties.map((p) => `${p.version} ${p.operation}`))]
+    .filter((key) => report.properties.some((p) => `${p.version} ${p.operation}` === key && p.kind !== 'valid'))
+    .sort();
+
+const failuresOf = (report: FuzzReport) =>
+  report.failures.map(
+    (f) => `${f.operation} (${f.version}) ${f.kind} ${f.field ?? ''}: ${f.check}: ${f.message}\n  ${f.curl}`,
+  );
+
+describe('the fuzzer against the conformant servers: 0 failures', () => {
+  it('the data-backed mock over HTTP, writes included', async () => {
+    const report = await runFuzz({
+      baseUrl: inject('mockUrl'),
+      token: `fuzz-${process.pid}`,
+      seed: 21,
+      cases: CASES,
+      allowWrites: true,
+    });
+    expect(failuresOf(report)).toEqual([]);
+    expect(covered(report)).toEqual(EVERY_OPERATION);
+    expect(report.cases).toBeGreaterThanOrEqual(CASES * 0.8);
+    // Valid requests the mock refuses by its store's state are counted, never failures.
+    expect(report.refused.every((r) => r.status >= 400 && r.status < 500)).toBe(true);
+  });
+
+  it('the MSW handlers under msw/node', async () => {
+    const base = 'http://fuzz.msw.test/api';
+    const server = setupServer(...createHandlers({ baseUrl: base }));
+    server.listen({ onUnhandledRequest: 'error' });
+    try {
+      const report = await runFuzz({ baseUrl: base, token: 'fuzz-msw', seed: 21, cases: CASES / 2, allowWrites: true });
+      expect(failuresOf(report)).toEqual([]);
+      expect(covered(report)).toEqual(EVERY_OPERATION);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('the fuzzer against a deliberately wrong server', () => {
+  let wrong: Awaited<ReturnType<typeof startWrongFuzzServer>>;
+  let report: FuzzReport;
+  beforeAll(async () => {
+    wrong = await startWrongFuzzServer();
+    report = await runFuzz({ baseUrl: wrong.url, token: 'fuzz', seed: 21, cases: 300, allowWrites: true });
+  });
+  afterAll(() => wrong.close());
+
+  it.each(Object.entries(FAULTS))('finds the planted fault "%s"', (_, fault) => {
+    expect(report.failures).toContainEqual(expect.objectContaining(fault));
+  });
+
+  it('reports nothing but the planted faults', () => {
+    const planted = Object.values(FAULTS).map((f) => `${f.operation} ${f.version} ${f.check}`);
+    const found = report.failures.map((f) => `${f.operation} ${f.version} ${f.check}`);
+    expect(found.filter((f) => !planted.includes(f))).toEqual([]);
+  });
+
+  it('shrinks a failure to a minimal request, printed as curl without the token', () => {
+    const crash = report.failures.find((f) => f.check === '5xx' && f.kind === 'valid');
+    expect(crash?.request.query).toEqual([['status', 'paused']]);
+    expect(crash?.curl).toBe(
+      `curl -i -X GET '${wrong.url}/subscriptions/?status=paused' -H 'Accept: application/json' -H 'X-Service-API-Version: 2024-04-01' -H "Authorization: Bearer $TOKEN"`,
+    );
+    const enumFault = report.failures.find((f) => f.kind === 'enum');
+    expect(enumFault).toMatchObject({ field: 'query.status', check: 'accepted' });
+    expect(enumFault?.request.query).toEqual([['status', 'zz-not-in-enum']]);
+  });
+
+  it('is deterministic: the same seed sends the same requests, another seed others', async () => {
+    const sent = async (seed: number, token: string) => {
+      const requests: string[] = [];
+      const recording: typeof fetch = (input, init) => {
+        requests.push(`${init?.method} ${input} ${init?.body ?? ''}`);
+        return fetch(input, init);
+      };
+      await runFuzz({ baseUrl: wrong.url, token, seed, cases: 150, versions: ['2023-02-10'], fetch: recording });
+      return requests;
+    };
+    const first = await sent(5, 'fuzz-a');
+    expect(await sent(5, 'fuzz-b')).toEqual(first);
+    expect(await sent(6, 'fuzz-c')).not.toEqual(first);
+  });
+});
+
+describe('the fuzz command', () => {
+  let wrong: Awaited<ReturnType<typeof startWrongFuzzServer>>;
+  beforeAll(async () => {
+    wrong = await startWrongFuzzServer();
+  });
+  afterAll(() => wrong.close());
+
+  async function run(args: string[]) {
+    const out: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((line) => out.push(String(line)));
+    const error = vi.spyOn(console, 'error').mockImplementation((line) => out.push(String(line)));
+    try {
+      return { code: await runCli(['fuzz', ...args]), output: out.join('\n') };
+    } finally {
+      log.mockRestore();
+      error.mockRestore();
+    }
+  }
+
+  it.each([
+    {
+      args: ['--base-url', '{wrong}', '--token', 't', '--seed', '21', '--cases', '300'],
+      code: 1,
+      output: [
+        'FAIL getStore (2024-04-01), a valid request: schema',
+        "curl -i -X GET '{wrong}/store/'",
+        'replay with --seed 21',
+      ],
+    },
+    {
+      args: ['--base-url', '{mock}', '--token', 't', '--seed', '7', '--cases', '200', '--version', 'unstable'],
+      code: 0,
+      output: ['No failure in'],
+    },
+    { args: ['--token', 't'], code: 2, output: ['Missing --base-url.'] },
+    {
+      args: ['--base-url', '{mock}', '--token', 't', '--cases', 'many'],
+      code: 2,
+      output: ['--cases "many" is not a whole number'],
+    },
+    { args: ['--base-url', '{mock}', '--token', 't', '--nope'], code: 2, output: ["Unknown option '--nope'"] },
+    {
+      args: ['--base-url', 'http://127.0.0.1:1', '--token', 't'],
+      code: 3,
+      output: ['Fuzz run failed: cannot reach http://127.0.0.1:1'],
+    },
+  ])('fuzz $args → exit $code', async ({ args, code, output }) => {
+    const fill = (text: string) => text.replaceAll('{wrong}', wrong.url).replaceAll('{mock}', inject('mockUrl'));
+    const result = await run(args.map(fill));
+    for (const text of output) expect(result.output).toContain(fill(text));
+    expect(result.code, result.output).toBe(code);
+  });
+
+  it('--json prints the report', async () => {
+    const result = await run(['--base-url', wrong.url, '--token', 't', '--seed', '3', '--cases', '100', '--json']);
+    const report = JSON.parse(result.output) as FuzzReport;
+    expect(report.seed).toBe(3);
+    expect(report.failures.length).toBeGreaterThan(0);
+    expect(result.code).toBe(1);
+  });
+});
