@@ -63,7 +63,7 @@ body { display: flex; flex-direction: column; font: 14px/1.4 system-ui, sans-ser
 .SendButtonHolder .sl-button { flex-shrink: 0; white-space: nowrap; }
 .SendButtonHolder .sl-relative { min-width: 0; }
 .docs-base { margin-left: auto; }
-.docs-base input { width: 22rem; }
+.docs-base input { width: 17rem; }
 .docs-header code { font-family: ui-monospace, monospace; }
 .docs-main { flex: 1; min-height: 0; }
 .docs-main elements-api { display: block; height: 100%; }
