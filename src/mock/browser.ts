@@ -36,3 +36,4 @@ export {
   scenarioFromFlag,
 } from './scenarios.ts';
 export { type ScopeRequirements, scopesOfToken, type TokenScopes } from './scopes.ts';
+export type { StateView } from './state.ts';

@@ -19,6 +19,7 @@ import {
   type MockEngine,
   type RawResponse,
 } from './engine.ts';
+import type { MockLimits } from './limits.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
 import { linkOrigin } from './origin.ts';
 import { internalError, refusal } from './problems.ts';
@@ -53,6 +54,8 @@ export interface MockOptions {
   now?: () => Date;
   /** Failure scenarios (429, 503, 500, drop, delays) for every request or one operation. */
   scenarios?: readonly Scenario[];
+  /** Limits of a token's state and of a request (./limits.ts); each defaults. */
+  limits?: Partial<MockLimits>;
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
   maxBufferedBytes?: number;
   /**
@@ -182,6 +185,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       ...(options.sharedState !== undefined && { sharedState: options.sharedState }),
       ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
       ...(options.now !== undefined && { now: options.now }),
+      ...(options.limits !== undefined && { limits: options.limits }),
       ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
     });
     engine = created;
