@@ -15,7 +15,7 @@ import { FAULTS, startWrongFuzzServer } from './wrong-server.ts';
 const EVERY_OPERATION = loadBundles()
   .flatMap((b) => b.operations.map((o) => `${b.version} ${o.operationId}`))
   .sort();
-const CASES = 300;
+const CASES = 200;
 
 /** The operations a report covered, each with its valid requests and at least one rule broken. */
 const covered = (report: FuzzReport) =>
@@ -125,7 +125,7 @@ describe('the fuzz command', () => {
 
   it.each([
     {
-      args: ['--base-url', '{wrong}', '--token', 't', '--seed', '21', '--cases', '300'],
+      args: ['--base-url', '{wrong}', '--token', 't', '--seed', '21', '--cases', '150'],
       code: 1,
       output: [
         'FAIL getStore (2024-04-01), a valid request: schema',
