@@ -8,8 +8,6 @@
  */
 
 export type { Middleware } from 'openapi-fetch';
-// The per-version type namespaces (`V2024_04_01`…), written by the build from the contract's versions.
-export type * from './namespaces.generated.ts';
 export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from '../contract/index.ts';
 export { type AdminClientOptions, createAdminClient } from './client.ts';
 export {
@@ -20,6 +18,8 @@ export {
   unwrap,
 } from './errors.ts';
 export { MAX_RESPONSE_BYTES } from './guard.ts';
+// The per-version type namespaces (`V2024_04_01`…), written by the build from the contract's versions.
+export type * from './namespaces.generated.ts';
 export {
   cursorOf,
   type ItemOf,

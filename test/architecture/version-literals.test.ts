@@ -35,7 +35,9 @@ function versionLiterals(source: string, versions: readonly string[] = VERSIONS)
     // An identifier names a version when it is the version itself (`unstable`); a string holds one anywhere.
     const hit =
       text !== undefined &&
-      versions.find((v) => (ts.isIdentifier(node) ? text === v : new RegExp(`(^|[^A-Za-z0-9])${v}($|[^A-Za-z0-9])`).test(text)));
+      versions.find((v) =>
+        ts.isIdentifier(node) ? text === v : new RegExp(`(^|[^A-Za-z0-9])${v}($|[^A-Za-z0-9])`).test(text),
+      );
     if (hit) {
       const { line } = file.getLineAndCharacterOfPosition(node.getStart());
       found.push(`${line + 1}: ${node.getText()}`);
@@ -56,6 +58,7 @@ describe('no API version literal outside src/contract and generated files', () =
 
   it.each([
     { code: "const v = '2023-02-10';", hits: 1 },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the code under test holds a template literal.
     { code: 'const v = `x-${y}-unstable`;', hits: 1 },
     { code: "import type { A } from '../../generated/types/2024-04-01.ts';", hits: 1 },
     { code: 'const o = { unstable: 1 };', hits: 1 },
