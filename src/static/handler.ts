@@ -1,22 +1,27 @@
 /**
- * Static mode (`--static`): the mock as it was before the data-backed engine, a router by the
- * version header (./router.ts) in front of one in-process Prism instance per version bundle
- * (./prism.ts). Prism validates the request and answers with the operation's example (or generated
- * data with `--dynamic`); this module adds version routing and refusal, the default version, CORS
- * and readable error bodies (./refusals.ts). Loaded only in static mode (dynamic import), so the
- * stateful mock never loads Prism.
+ * The static mode's request handler (`--static`): the mock as it was before the data-backed engine,
+ * a router by the version header (src/mock's, as the engine routes) in front of one in-process Prism
+ * instance per version bundle (./prism.ts). Prism validates the request and answers with the
+ * operation's example (or generated data with `--dynamic`); this module adds version routing and
+ * refusal, the default version, CORS and readable error bodies (./refusal.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { IPrismDiagnostic } from '@stoplight/prism-core';
 import type { IHttpConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
 import { type Bundle, VERSION_HEADER } from '../contract/index.ts';
-import { answerPreflight, isPreflight, setCorsHeaders } from './cors.ts';
-import { sendJson, sendProblem } from './errors.ts';
-import { parsePrefer } from './prefer.ts';
+import {
+  badPrefer,
+  createRouter,
+  malformedUrl,
+  parsePrefer,
+  type Refusal,
+  routeRefusal,
+  unauthorized,
+} from '../mock/browser.ts';
+import { answerPreflight, isPreflight, sendJson, sendProblem, setCorsHeaders } from './node.ts';
 import { configureGenerator, headerNamesOf, type PrismError, prismTargets } from './prism.ts';
-import { badPrefer, malformedUrl, prismRefusal, type Refusal, routeRefusal, unauthorized } from './refusals.ts';
+import { prismRefusal } from './refusal.ts';
 import { headersOf, queryOf, readBody, requestUrl } from './request.ts';
-import { createRouter } from './router.ts';
 
 const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100;
 
