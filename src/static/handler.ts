@@ -19,7 +19,7 @@ import {
   unauthorized,
 } from '../mock/browser.ts';
 import { answerPreflight, isPreflight, sendJson, sendProblem, setCorsHeaders } from './node.ts';
-import { configureGenerator, headerNamesOf, type PrismError, prismTargets } from './prism.ts';
+import { configureGenerator, headerNamesOf, type PrismError, prismTargets, type Target } from './prism.ts';
 import { prismRefusal } from './refusal.ts';
 import { headersOf, queryOf, readBody, requestUrl } from './request.ts';
 
@@ -63,6 +63,78 @@ export interface StaticHandler {
   versions: string[];
 }
 
+interface Served {
+  baseConfig: IHttpConfig;
+  /** Header names as documented, by lower-case name. */
+  headerNames: Map<string, string>;
+  dynamic: boolean;
+  seed: string;
+}
+
+/** A routed request: Prefer and the body read, Prism asked, its verdict sent; returns the version served. */
+async function answerRouted(
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+  method: string,
+  route: { target: Target; version: string },
+  served: Served,
+): Promise<string> {
+  const { target, version } = route;
+  response.setHeader(VERSION_HEADER, version);
+  const context = { operation: target.operationId, version };
+  const prefer = parsePrefer([request.headers.prefer ?? []].flat().join(', ') || undefined);
+  if (!prefer.ok) {
+    refuse(response, badPrefer(prefer.message, context));
+    return version;
+  }
+  const read = await readBody(request);
+  if (!read.ok) {
+    refuse(response, { body: { ...read.problem, ...context, validation: read.problem.validation } });
+    return version;
+  }
+
+  // A request without the header is served as the default version: Prism sees it as sent.
+  const headers = headersOf(request);
+  headers[VERSION_HEADER.toLowerCase()] = version;
+  const input: IHttpRequest = {
+    method: method as IHttpRequest['method'],
+    url: { path: url.pathname, query: queryOf(url.searchParams) },
+    headers,
+    body: read.body,
+  };
+  const { preferences } = prefer;
+  const config: IHttpConfig = {
+    ...served.baseConfig,
+    mock: {
+      dynamic: preferences.dynamic ?? served.dynamic,
+      seed: preferences.seed ?? served.seed,
+      ...(preferences.code !== undefined && { code: preferences.code }),
+      ...(preferences.example !== undefined && { exampleKey: preferences.example }),
+    },
+  };
+  const result = await target.prism.request(input, [target.prismOperation], config)();
+
+  // The token is checked first: a request without one gets 401 whatever else is wrong with it.
+  if (result._tag === 'Right' && result.right.output.statusCode === 401) {
+    const denied = result.right.validations.input.some((v) => v.code === 401);
+    refuse(response, unauthorized(request.headers.authorization, denied, context));
+    return version;
+  }
+  if (read.malformed) {
+    refuse(response, { body: { ...read.malformed, ...context, validation: read.malformed.validation } });
+    return version;
+  }
+  const pathViolations = target.checkPath(url.pathname);
+  if (result._tag === 'Left' || pathViolations.length > 0) {
+    const error = result._tag === 'Left' ? (result.left as PrismError) : undefined;
+    refuse(response, prismRefusal(error, pathViolations, served.headerNames, target, preferences));
+    return version;
+  }
+  sendOutput(response, result.right.output, result.right.validations.output);
+  return version;
+}
+
 /** The Prism-backed handler of every operation of `bundles`. */
 export async function createStaticHandler(bundles: Bundle[], options: StaticOptions): Promise<StaticHandler> {
   const { dynamic, seed } = options;
@@ -72,7 +144,7 @@ export async function createStaticHandler(bundles: Bundle[], options: StaticOpti
     entries,
     bundles.map((b) => b.version),
   );
-  const headerNames = headerNamesOf(bundles);
+  const served: Served = { baseConfig, headerNames: headerNamesOf(bundles), dynamic, seed };
 
   /** Answers one request; returns the version that served it (for the log). */
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<string> {
@@ -99,59 +171,7 @@ export async function createStaticHandler(bundles: Bundle[], options: StaticOpti
       return route.kind === 'unsupported-version' ? route.received : '-';
     }
 
-    const { target, version } = route;
-    response.setHeader(VERSION_HEADER, version);
-    const context = { operation: target.operationId, version };
-    const prefer = parsePrefer([request.headers.prefer ?? []].flat().join(', ') || undefined);
-    if (!prefer.ok) {
-      refuse(response, badPrefer(prefer.message, context));
-      return version;
-    }
-    const read = await readBody(request);
-    if (!read.ok) {
-      refuse(response, { body: { ...read.problem, ...context, validation: read.problem.validation } });
-      return version;
-    }
-
-    // A request without the header is served as the default version: Prism sees it as sent.
-    const headers = headersOf(request);
-    headers[VERSION_HEADER.toLowerCase()] = version;
-    const input: IHttpRequest = {
-      method: method as IHttpRequest['method'],
-      url: { path: url.pathname, query: queryOf(url.searchParams) },
-      headers,
-      body: read.body,
-    };
-    const { preferences } = prefer;
-    const config: IHttpConfig = {
-      ...baseConfig,
-      mock: {
-        dynamic: preferences.dynamic ?? dynamic,
-        seed: preferences.seed ?? seed,
-        ...(preferences.code !== undefined && { code: preferences.code }),
-        ...(preferences.example !== undefined && { exampleKey: preferences.example }),
-      },
-    };
-    const result = await target.prism.request(input, [target.prismOperation], config)();
-
-    // The token is checked first: a request without one gets 401 whatever else is wrong with it.
-    if (result._tag === 'Right' && result.right.output.statusCode === 401) {
-      const denied = result.right.validations.input.some((v) => v.code === 401);
-      refuse(response, unauthorized(request.headers.authorization, denied, context));
-      return version;
-    }
-    if (read.malformed) {
-      refuse(response, { body: { ...read.malformed, ...context, validation: read.malformed.validation } });
-      return version;
-    }
-    const pathViolations = target.checkPath(url.pathname);
-    if (result._tag === 'Left' || pathViolations.length > 0) {
-      const error = result._tag === 'Left' ? (result.left as PrismError) : undefined;
-      refuse(response, prismRefusal(error, pathViolations, headerNames, target, preferences));
-      return version;
-    }
-    sendOutput(response, result.right.output, result.right.validations.output);
-    return version;
+    return answerRouted(request, response, url, method, route, served);
   }
 
   return {
