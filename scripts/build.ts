@@ -14,12 +14,6 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXIT } from '../src/cli/index.ts';
-import {
-  generateBrowserBundles,
-  generateOperationTable,
-  generateTypes,
-  generateTypesIndex,
-} from '../src/codegen/index.ts';
 import { packageRoot } from '../src/contract/index.ts';
 import { bundleApi } from './lib/redocly.ts';
 import { redoclyApis } from './lib/redocly-apis.ts';
@@ -39,9 +33,20 @@ const generated = values.out ? resolve(values.out) : join(root, 'generated');
 const browserBundlesFile = values.out
   ? join(generated, 'bundles.generated.ts')
   : join(root, 'src/msw/bundles.generated.ts');
+const namespacesFile = values.out
+  ? join(generated, 'namespaces.generated.ts')
+  : join(root, 'src/client/namespaces.generated.ts');
 const tableFile = values.out
   ? join(generated, 'operations.generated.ts')
   : join(root, 'src/contract/operations.generated.ts');
+
+// The generators (openapi-typescript, TypeScript: a second of start-up) load once a source has
+// passed the guard and bundled, so that a refused source fails fast.
+let generators: Promise<typeof import('../src/codegen/index.ts')> | undefined;
+const codegen = () => {
+  generators ??= import('../src/codegen/index.ts');
+  return generators;
+};
 
 async function step<T>(label: string, run: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -60,15 +65,18 @@ for (const api of apis) {
   const { version } = api;
   const yamlFile = join(generated, 'openapi', `${version}.yaml`);
   const document = await step(`bundle ${version} -> openapi/${version}.yaml`, () => bundleApi(api, yamlFile, root));
+  void codegen(); // loads while the next version bundles
   assertLocalRefs(document, `the ${version} bundle`); // openapi-typescript would resolve anything else
   documents.set(version, document);
   await step(`write  ${version} -> openapi/${version}.json`, () =>
     writeFile(join(generated, 'openapi', `${version}.json`), `${JSON.stringify(document, null, 2)}\n`),
   );
   await step(`types  ${version} -> types/${version}.ts`, async () =>
-    writeFile(join(generated, 'types', `${version}.ts`), await generateTypes(version, document)),
+    writeFile(join(generated, 'types', `${version}.ts`), await (await codegen()).generateTypes(version, document)),
   );
 }
+const { generateBrowserBundles, generateOperationTable, generateTypesIndex, generateVersionNamespaces } =
+  await codegen();
 await step('index  -> types/index.ts', () =>
   writeFile(join(generated, 'types', 'index.ts'), generateTypesIndex(documents)),
 );
@@ -77,5 +85,8 @@ await step('table  -> src/contract/operations.generated.ts', () =>
 );
 await step('bundles -> src/msw/bundles.generated.ts', () =>
   writeFile(browserBundlesFile, generateBrowserBundles([...documents.keys()])),
+);
+await step('namespaces -> src/client/namespaces.generated.ts', () =>
+  writeFile(namespacesFile, generateVersionNamespaces([...documents.keys()])),
 );
 console.log(`Built in ${(performance.now() - started).toFixed(0)} ms`);

@@ -1,392 +1,390 @@
 /**
- * Benchmark of the data-backed mock (bounded: a few seconds per scenario), printed as one table:
- *   1. throughput and latency at 20 concurrent keep-alive connections, for a GET by id
- *      (GET /stockrecords/3/, 2023-02-10), a filtered list page
- *      (GET /subscriptions/?status=active&status=past_due&is_test=false, 2024-04-01) and a write (PATCH /tickets/7/, 2024-04-01), against
- *      the mock, a bare node:http server answering the same JSON bytes (the ceiling), and Prism's
- *      own CLI (`prism mock -p PORT -v silent generated/openapi/<version>.json`, the bundle of the
- *      scenario's version); targets: each ≥ 1.5x Prism CLI and ≥ 0.10 of bare node;
- *   2. memory: RSS of the mock's server process after 100,000 requests, half of them writes;
- *      target < 150 MB;
- *   3. startup: time from spawning `npm start` to the first answered request (median of 3);
- *      target: under 2 s.
- * The servers run in child processes; the load generator (node:http, keep-alive agent, 127.0.0.1
- * only) runs here, so servers and generator share the machine's cores as they would.
- * Usage: tsx scripts/bench/mock.ts [--seconds S] [--runs N] [--requests N]
+ * Throughput benchmark of the data-backed mock, measured with wrk (a C load generator: a node:http
+ * generator on the same two cores was the ceiling of its own measure, issue #17), one wrk run per
+ * scenario, printed as one table with the machine's load average before and after:
+ *   1. GET by id (GET /stockrecords/3/, 2023-02-10) on the mock and on a bare node:http server
+ *      answering the same bytes (status, headers, body: the ceiling); target >= 0.5 of bare;
+ *   2. a filtered list page (GET /subscriptions/?status=active&status=past_due&is_test=false,
+ *      2024-04-01) on the mock and on Prism's CLI on the same bundle; target >= 3x Prism;
+ *   3. POST create (POST /gift-cards/, 2023-02-10, a wrk Lua script; every answer must be a 200;
+ *      a new token every 400 creates, under the per-token limit of records); target >= 8,000 req/s
+ *      (how creates scale to 200,000 records in one state: scripts/bench/store.ts);
+ *   4. startup: spawning the mock to its first answered request (median of 3); target < 2 s.
+ * Every server runs in its own process; wrk (one thread) shares the machine with them. wrk is a
+ * Debian package: installed here with apt-get when missing, never assumed.
+ * `--profile DIR` writes a V8 CPU profile of the mock under the load (node --cpu-prof) to DIR.
+ * Usage: tsx scripts/bench/mock.ts [--seconds S] [--connections N] [--profile DIR]
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
-import { availableParallelism, loadavg } from 'node:os';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { VERSION_HEADER } from '../../src/contract/index.ts';
+import { DEFAULT_LIMITS } from '../../src/mock/index.ts';
+import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
 import { freePort } from '../lib/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/tsx/dist/cli.mjs');
+const PRISM = resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string', default: '3' },
-    runs: { type: 'string', default: '3' },
-    requests: { type: 'string', default: '100000' },
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '20' },
+    profile: { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
-const RUNS = Number(values.runs);
-const MEMORY_REQUESTS = Number(values.requests);
-const CONNECTIONS = 20;
-const PRISM = resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
-const WARMUP_MS = 500;
-
-const AUTH = { Authorization: 'Bearer bench' };
-const TICKET_PATCH = JSON.stringify({ status: 'solved', priority: 'low' });
+const CONNECTIONS = Number(values.connections);
+const STARTUP_RUNS = 3;
 
 interface Scenario {
-  label: string;
-  method: 'GET' | 'POST' | 'PATCH';
+  method: 'GET' | 'POST';
   path: string;
   version: string;
-  headers: Record<string, string>;
+  /** The bearer token: its own per-token state for the writes. */
+  token: string;
   body?: string;
+  /** A new token (`<token>-<n>`) every this many requests: a token's state holds a bounded number of records. */
+  tokenEvery?: number;
 }
-const SCENARIOS: Scenario[] = [
-  {
-    label: 'GET by id',
-    method: 'GET',
-    path: '/stockrecords/3/',
-    version: '2023-02-10',
-    headers: { ...AUTH, [VERSION_HEADER]: '2023-02-10' },
-  },
-  {
-    label: 'filtered list page',
-    method: 'GET',
-    path: '/subscriptions/?status=active&status=past_due&is_test=false',
-    version: '2024-04-01',
-    headers: { ...AUTH, [VERSION_HEADER]: '2024-04-01' },
-  },
-  {
-    label: 'PATCH',
-    method: 'PATCH',
-    path: '/tickets/7/',
-    version: '2024-04-01',
-    headers: {
-      ...AUTH,
-      [VERSION_HEADER]: '2024-04-01',
-      'Content-Type': 'application/json',
-      'Content-Length': String(Buffer.byteLength(TICKET_PATCH)),
-    },
-    body: TICKET_PATCH,
-  },
-];
+const GET_BY_ID: Scenario = { method: 'GET', path: '/stockrecords/3/', version: '2023-02-10', token: 'bench' };
+const FILTERED_LIST: Scenario = {
+  method: 'GET',
+  path: '/subscriptions/?status=active&status=past_due&is_test=false',
+  version: '2024-04-01',
+  token: 'bench',
+};
+const CREATE: Scenario = {
+  method: 'POST',
+  path: '/gift-cards/',
+  version: '2023-02-10',
+  token: 'bench-create',
+  body: JSON.stringify({ currency: 'EUR', initial: '50.00', expired_at: '2030-05-02T23:59:59Z' }),
+  // Under the per-token limit of created records (DEFAULT_LIMITS.maxRecords, docs/mock.md).
+  tokenEvery: Math.floor(DEFAULT_LIMITS.maxRecords * 0.8),
+};
+
+const headersOf = (s: Scenario): Record<string, string> => ({
+  Authorization: `Bearer ${s.token}`,
+  [VERSION_HEADER]: s.version,
+  ...(s.body !== undefined && { 'Content-Type': 'application/json' }),
+});
+
+// wrk ---------------------------------------------------------------------------------------------
+
+/** The wrk binary, installed from Debian when missing (the bench never assumes it). */
+function ensureWrk(): string {
+  const find = () => {
+    try {
+      return execFileSync('sh', ['-c', 'command -v wrk'], { encoding: 'utf8' }).trim();
+    } catch {
+      return '';
+    }
+  };
+  let wrk = find();
+  if (!wrk) {
+    console.log('wrk is missing: apt-get install -y wrk');
+    const apt = { stdio: 'inherit' as const, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } };
+    try {
+      execFileSync('apt-get', ['update'], apt);
+      execFileSync('apt-get', ['install', '-y', 'wrk'], apt);
+    } catch {}
+    wrk = find();
+  }
+  if (!wrk) {
+    console.error('wrk is not installed and apt-get could not install it: run `apt-get install -y wrk` as root');
+    process.exit(3);
+  }
+  return wrk;
+}
+
+interface WrkResult {
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  requests: number;
+  /** Answers with a status >= 400, and socket errors. */
+  errors: number;
+  /** CPU µs the server process spent per request. */
+  cpuPerRequest: number;
+}
+
+const lua = (text: string) => `[==[${text}]==]`;
+
+/** A wrk Lua script sending `s` and printing wrk's summary as one JSON line. */
+function wrkScript(s: Scenario): string {
+  const headers = Object.entries(headersOf(s))
+    .map(([name, value]) => `wrk.headers[ ${lua(name)} ] = ${lua(value)}`)
+    .join('\n');
+  return `wrk.method = "${s.method}"
+${headers}
+${s.body !== undefined ? `wrk.body = ${lua(s.body)}` : ''}
+${
+  s.tokenEvery
+    ? `local sent = 0
+request = function()
+  sent = sent + 1
+  wrk.headers["Authorization"] = "Bearer ${s.token}-" .. math.floor(sent / ${s.tokenEvery})
+  return wrk.format()
+end`
+    : ''
+}
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('\\nWRK {"requests":%d,"us":%d,"errors":%d,"p50":%d,"p99":%d}\\n',
+    summary.requests, summary.duration, e.status + e.connect + e.read + e.write + e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+`;
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'bench-mock-'));
+/** CPU time (user + system) a process has used so far, in µs (from /proc, clock ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * One wrk run of `seconds` against `base` (one thread, CONNECTIONS keep-alive connections), with
+ * the CPU the server process `pid` spent per request: a measure the machine's load bends less.
+ */
+function wrk(binary: string, base: string, s: Scenario, pid: number, seconds = SECONDS): WrkResult {
+  const script = join(scratch, 'scenario.lua');
+  writeFileSync(script, wrkScript(s));
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '5s', '-s', script, `${base}${s.path}`];
+  const cpuBefore = cpuMicros(pid);
+  const out = execFileSync(binary, args, { encoding: 'utf8' });
+  const cpu = cpuMicros(pid) - cpuBefore;
+  const line = /WRK (\{.*\})/.exec(out)?.[1];
+  if (!line) throw new Error(`wrk printed no summary:\n${out}`);
+  const r = JSON.parse(line) as { requests: number; us: number; errors: number; p50: number; p99: number };
+  return {
+    rps: r.requests / (r.us / 1e6),
+    p50ms: r.p50 / 1000,
+    p99ms: r.p99 / 1000,
+    requests: r.requests,
+    errors: r.errors,
+    cpuPerRequest: cpu / r.requests,
+  };
+}
+
+// Servers -----------------------------------------------------------------------------------------
 
 const children = new Set<ChildProcess>();
-function stopAll() {
-  for (const child of children) {
-    if (child.pid && child.exitCode === null) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {}
-    }
-  }
-}
-process.on('exit', stopAll);
+process.on('exit', () => {
+  for (const child of children) if (child.pid && child.exitCode === null) child.kill('SIGKILL');
+  rmSync(scratch, { recursive: true, force: true });
+});
 process.on('SIGINT', () => process.exit(130));
 
-/** Spawns a server in its own process group; resolves with the URL it prints. */
-function spawnServer(command: string, args: string[], match: RegExp, env: Record<string, string> = {}) {
-  const child = spawn(command, args, {
+/** A node process printing its URL on stdout; resolves with that URL. */
+async function spawnNode(args: string[], match: RegExp, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
-    detached: true,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.add(child);
-  const url = new Promise<string>((done, fail) => {
+  const url = await new Promise<string>((done, fail) => {
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk;
       const found = match.exec(out);
       if (found?.[1]) done(found[1]);
     });
-    child.once('exit', (code) => fail(new Error(`${command} ${args.join(' ')} exited with ${code}`)));
+    child.once('exit', (code) => fail(new Error(`node ${args.join(' ')} exited with ${code}`)));
   });
   const stop = async () => {
-    if (child.exitCode !== null || !child.pid) return;
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((done) => child.once('exit', done));
-    process.kill(-child.pid, 'SIGTERM');
+    child.kill('SIGTERM');
     await exited;
     children.delete(child);
   };
-  return { child, url, stop };
+  return { child, url, pid: child.pid as number, stop };
 }
 
-const BARE_SERVER = `
-const bodies = JSON.parse(process.env.BENCH_BODIES);
-const server = require('node:http').createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    if (req.method !== 'GET') JSON.parse(Buffer.concat(chunks).toString() || '{}');
-    const body = bodies[req.method + ' ' + req.url] ?? '{}';
-    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
+const MOCK_ARGS = ['--import', 'tsx', 'src/cli/bin.ts', 'mock', '--port', '0', '--quiet'];
+const startMockProcess = () =>
+  spawnNode(
+    values.profile ? [`--cpu-prof`, `--cpu-prof-dir=${resolve(values.profile)}`, ...MOCK_ARGS] : MOCK_ARGS,
+    /listening on (\S+)/,
+  );
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+function once(base: string, s: Scenario): Promise<Answer> {
+  return new Promise((done, fail) => {
+    const req = request(`${base}${s.path}`, { method: s.method, headers: headersOf(s) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (!/^(date|connection|keep-alive|content-length|transfer-encoding)$/.test(name))
+            headers[name] = String(value);
+        }
+        done({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString() });
+      });
+    });
+    req.on('error', fail);
+    req.end(s.body);
   });
+}
+
+/** The ceiling: node:http answering the mock's own status, headers and body, nothing else. */
+const BARE_SERVER = `
+const answer = JSON.parse(process.env.BENCH_ANSWER);
+const body = Buffer.from(answer.body);
+const headers = { ...answer.headers, 'content-length': body.length };
+const server = require('node:http').createServer((req, res) => {
+  res.writeHead(answer.status, headers);
+  res.end(body);
 });
 server.listen(0, '127.0.0.1', () => console.log('bare on http://127.0.0.1:' + server.address().port));
 `;
 
-function once(url: string, scenario: Scenario, agent?: Agent): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const req = request(
-      `${url}${scenario.path}`,
-      { method: scenario.method, headers: scenario.headers, agent },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      },
-    );
-    req.on('error', fail);
-    req.end(scenario.body);
-  });
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-
-/** `connections` workers, each sending one request after another for `seconds`. */
-async function load(url: string, scenario: Scenario, connections: number, seconds = SECONDS) {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const latencies: number[] = [];
-  let errors = 0;
-  let measuring = false;
-  let stop = false;
-  const worker = async () => {
-    while (!stop) {
-      const started = performance.now();
-      const { status } = await once(url, scenario, agent);
-      if (measuring) {
-        latencies.push(performance.now() - started);
-        if (status !== 200) errors++;
-      }
-    }
-  };
-  const workers = Array.from({ length: connections }, worker);
-  await new Promise((done) => setTimeout(done, WARMUP_MS));
-  measuring = true;
-  const started = performance.now();
-  await new Promise((done) => setTimeout(done, seconds * 1000));
-  measuring = false;
-  const elapsed = (performance.now() - started) / 1000;
-  stop = true;
-  await Promise.all(workers);
-  agent.destroy();
-  const sorted = latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: percentile(sorted, 50), p99: percentile(sorted, 99), errors };
-}
-
-interface Row {
-  scenario: string;
-  connections: string;
-  server: string;
-  rps: string;
-  p50: string;
-  p99: string;
-  note: string;
-}
-const rows: Row[] = [];
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-// 1. Throughput -----------------------------------------------------------------------------------
-console.log(
-  `Mock benchmark: ${SECONDS} s per scenario after ${WARMUP_MS} ms warm-up, ${CONNECTIONS} connections, 127.0.0.1, keep-alive`,
-);
-const mock = spawnServer(
-  process.execPath,
-  [TSX, 'src/cli/bin.ts', 'mock', '--port', '0', '--quiet'],
-  /listening on (\S+)/,
-);
-const mockUrl = await mock.url;
-const bodies: Record<string, string> = {};
-for (const scenario of SCENARIOS) {
-  const { status, body } = await once(mockUrl, scenario);
-  if (status !== 200) throw new Error(`${scenario.label} answered ${status} on the mock: ${body}`);
-  bodies[`${scenario.method} ${scenario.path}`] = body;
-}
-const bare = spawnServer(process.execPath, ['-e', BARE_SERVER], /bare on (\S+)/, {
-  BENCH_BODIES: JSON.stringify(bodies),
-});
-const bareUrl = await bare.url;
-
-/** Prism's CLI on one version bundle; it prints nothing at -v silent, so the port is polled. */
-async function startPrism(version: string) {
+/** Prism's CLI on one bundle; it prints nothing at -v silent, so the port is polled. */
+async function startPrism(version: string, probe: Scenario) {
   const port = await freePort();
-  const server = spawnServer(
+  const child = spawn(
     process.execPath,
     [PRISM, 'mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'silent', `generated/openapi/${version}.json`],
-    /(?!)/,
+    { cwd: ROOT, stdio: 'ignore' },
   );
-  server.url.catch(() => {});
+  children.add(child);
   const url = `http://127.0.0.1:${port}`;
-  const probe = SCENARIOS.find((s) => s.version === version) as Scenario;
   for (let tries = 0; ; tries++) {
     const status = await once(url, probe).then(
-      (answer) => answer.status,
+      (a) => a.status,
       () => 0,
     );
-    if (status !== 0) break;
-    if (tries > 600) throw new Error(`Prism on ${version} did not start`);
+    if (status === 200) break;
+    if (child.exitCode !== null || tries > 600) throw new Error(`Prism on ${version} did not start`);
     await new Promise((done) => setTimeout(done, 50));
   }
-  return { url, stop: server.stop };
+  return { url, pid: child.pid as number, stop: () => child.kill('SIGTERM') };
 }
-const prisms = new Map<string, Awaited<ReturnType<typeof startPrism>>>();
-for (const version of new Set(SCENARIOS.map((s) => s.version))) prisms.set(version, await startPrism(version));
 
-// The load generator's own warm-up (its JIT), discarded: else the first scenario measured is slowed.
-for (const url of [bareUrl, mockUrl]) for (const scenario of SCENARIOS) await load(url, scenario, CONNECTIONS, 0.5);
+// The run -----------------------------------------------------------------------------------------
 
-const verdicts: string[] = [];
-for (const scenario of SCENARIOS) {
-  const results: Record<string, Awaited<ReturnType<typeof load>>> = {};
-  const prism = prisms.get(scenario.version) as { url: string };
-  for (const [server, url] of [
-    ['bare node:http', bareUrl],
-    [`prism CLI (${scenario.version})`, prism.url],
-    ['mock', mockUrl],
-  ] as const) {
-    const result = await load(url, scenario, CONNECTIONS);
-    results[server] = result;
-    let note = result.errors ? `${result.errors} non-200` : '';
-    if (server === 'mock') {
-      const ceiling = results['bare node:http']?.rps ?? Number.NaN;
-      const prismRps = results[`prism CLI (${scenario.version})`]?.rps ?? Number.NaN;
-      const ofBare = result.rps / ceiling;
-      const ofPrism = result.rps / prismRps;
-      const met = ofBare >= 0.1 && ofPrism >= 1.5;
-      note += `${fmt(ofBare, 2)} of bare (≥ 0.10), ${fmt(ofPrism, 1)}x Prism (≥ 1.5x): ${met ? 'met' : 'MISSED'}`;
-      verdicts.push(`${scenario.label}: ${met ? 'met' : 'MISSED'}`);
-    }
-    rows.push({
-      scenario: `${scenario.label} ${scenario.method} ${scenario.path}`,
-      connections: String(CONNECTIONS),
-      server,
-      rps: fmt(result.rps),
-      p50: `${fmt(result.p50, 2)} ms`,
-      p99: `${fmt(result.p99, 2)} ms`,
-      note,
-    });
-    process.stdout.write('.');
-  }
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
+const described = (r: WrkResult) =>
+  `${fmt(r.rps)} req/s (p50 ${fmt(r.p50ms, 2)} ms, p99 ${fmt(r.p99ms, 2)} ms, server CPU ${fmt(r.cpuPerRequest)} µs/req${r.errors ? `, ${fmt(r.errors)} errors` : ''})`;
+const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+
+const WRK = ensureWrk();
+const loadBefore = load();
+const rows: BenchRow[] = [];
+console.log(
+  `scenarios: GET by id ${GET_BY_ID.path} (${GET_BY_ID.version}); filtered list ${FILTERED_LIST.path} (${FILTERED_LIST.version}); POST create ${CREATE.path} (${CREATE.version})`,
+);
+console.log(
+  `wrk -t1 -c${CONNECTIONS} -d${SECONDS}s per scenario, 127.0.0.1, ${availableParallelism()} cores; load average (1, 5, 15 min) ${loadBefore}`,
+);
+
+const mock = await startMockProcess();
+for (const s of [GET_BY_ID, FILTERED_LIST]) {
+  const answer = await once(mock.url, s);
+  if (answer.status !== 200)
+    throw new Error(`${s.method} ${s.path} answered ${answer.status} on the mock: ${answer.body}`);
 }
-await Promise.all([bare.stop(), ...[...prisms.values()].map((p) => p.stop())]);
+const bare = await spawnNode(['-e', BARE_SERVER], /bare on (\S+)/, {
+  BENCH_ANSWER: JSON.stringify(await once(mock.url, GET_BY_ID)),
+});
+const prism = await startPrism(FILTERED_LIST.version, FILTERED_LIST);
 
-// 2. Memory after MEMORY_REQUESTS requests, half of them writes ------------------------------------
-/** RSS of the largest process of the mock's process group (the server; tsx runs it in a child). */
-function rssMb(pid: number): number {
-  const out = execFileSync('ps', ['-o', 'rss=', '-g', String(pid)], { encoding: 'utf8' });
-  return Math.max(...out.split('\n').filter(Boolean).map(Number)) / 1024;
+// Warm-up of every server (its JIT), discarded.
+for (const [server, s] of [
+  [bare, GET_BY_ID],
+  [prism, FILTERED_LIST],
+  [mock, GET_BY_ID],
+  [mock, FILTERED_LIST],
+] as const) {
+  wrk(WRK, server.url, s, server.pid, 1);
+}
+
+{
+  const ceiling = wrk(WRK, bare.url, GET_BY_ID, bare.pid);
+  const measured = wrk(WRK, mock.url, GET_BY_ID, mock.pid);
+  const ratio = measured.rps / ceiling.rps;
+  const part = 'GET by id';
+  rows.push({ part, measure: 'bare node:http, same bytes', value: described(ceiling), target: '' });
+  rows.push({
+    part,
+    measure: 'mock',
+    value: described(measured),
+    target: `${fmt(ratio, 2)} of bare (CPU/req: ${fmt(ceiling.cpuPerRequest / measured.cpuPerRequest, 2)}), >= 0.50: ${verdict(ratio >= 0.5 && !measured.errors)}`,
+  });
 }
 {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const mix = [SCENARIOS[2], SCENARIOS[1], SCENARIOS[2], SCENARIOS[0]] as Scenario[];
-  let sent = 0;
-  let failed = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (sent < MEMORY_REQUESTS) {
-        const scenario = mix[sent++ % mix.length] as Scenario;
-        if ((await once(mockUrl, scenario, agent)).status !== 200) failed++;
-      }
-    }),
-  );
-  agent.destroy();
-  const seconds = (performance.now() - started) / 1000;
-  const rss = rssMb(mock.child.pid as number);
+  const oracle = wrk(WRK, prism.url, FILTERED_LIST, prism.pid);
+  const measured = wrk(WRK, mock.url, FILTERED_LIST, mock.pid);
+  const ratio = measured.rps / oracle.rps;
+  const part = 'filtered list';
+  rows.push({ part, measure: `Prism CLI, ${FILTERED_LIST.version}.json`, value: described(oracle), target: '' });
   rows.push({
-    scenario: `memory: ${fmt(sent)} requests (50% PATCH) in ${fmt(seconds, 1)} s`,
-    connections: String(CONNECTIONS),
-    server: 'mock',
-    rps: fmt(sent / seconds),
-    p50: `${fmt(rss)} MB`,
-    p99: '',
-    note: `RSS after; target < 150 MB: ${rss < 150 ? 'met' : 'MISSED'}${failed ? `; ${failed} non-200` : ''}`,
+    part,
+    measure: 'mock',
+    value: described(measured),
+    target: `${fmt(ratio, 1)}x Prism (CPU/req: ${fmt(oracle.cpuPerRequest / measured.cpuPerRequest, 1)}x), >= 3x: ${verdict(ratio >= 3 && !measured.errors)}`,
   });
 }
-await mock.stop();
-process.stdout.write('\n');
-
-// 2. Startup --------------------------------------------------------------------------------------
-
-async function startupOnce(command: string, args: string[]): Promise<number> {
-  const port = await freePort();
-  const started = performance.now();
-  const server = spawnServer(command, args, /listening on (\S+)/, { PORT: String(port) });
-  server.url.catch(() => {});
-  const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (server.child.exitCode !== null) throw new Error(`${command} exited before answering`);
-    const status = await once(url, SCENARIOS[0] as Scenario).then(
-      (answer) => answer.status,
-      () => 0, // not listening yet
-    );
-    if (status === 200) break;
-    await new Promise((done) => setTimeout(done, 20));
-  }
-  const elapsed = performance.now() - started;
-  await server.stop();
-  return elapsed;
-}
-for (const [label, command, args] of [
-  ['startup: npm start → first 200', 'npm', ['start', '--silent', '--', '--quiet']],
-  ['startup: tsx src/cli/bin.ts mock → first 200', process.execPath, [TSX, 'src/cli/bin.ts', 'mock', '--quiet']],
-] as const) {
-  const startups: number[] = [];
-  for (let run = 0; run < RUNS; run++) startups.push(await startupOnce(command, [...args]));
-  startups.sort((a, b) => a - b);
-  const median = percentile(startups, 50);
+await bare.stop();
+prism.stop();
+{
+  wrk(WRK, mock.url, { ...CREATE, token: 'bench-create-warm-up' }, mock.pid, 1);
+  const measured = wrk(WRK, mock.url, CREATE, mock.pid);
   rows.push({
-    scenario: label,
-    connections: '',
-    server: 'mock',
-    rps: '',
-    p50: `${fmt(median)} ms`,
-    p99: `max ${fmt(startups.at(-1) ?? Number.NaN)} ms`,
-    note: `median of ${RUNS}; target < 2 s: ${median < 2000 ? 'met' : 'MISSED'}`,
+    part: 'POST create',
+    measure: `mock, ${fmt(measured.requests)} gift cards created, a new token every ${CREATE.tokenEvery}`,
+    value: described(measured),
+    target: `>= 8,000 req/s: ${verdict(measured.rps >= 8000 && !measured.errors)}`,
   });
 }
+const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${mock.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 rows.push({
-  scenario: 'machine load (1-min load average, at the end)',
-  connections: '',
-  server: '',
-  rps: '',
-  p50: loadavg()[0]?.toFixed(1) ?? '',
-  p99: '',
-  note: `${availableParallelism()} cores`,
+  part: 'memory',
+  measure: 'mock RSS after the runs above',
+  value: `${fmt(rss)} MB`,
+  target: '(the store bench owns the limits)',
 });
+await mock.stop();
 
-const header: Row = {
-  scenario: 'scenario',
-  connections: 'conns',
-  server: 'server',
-  rps: 'req/s',
-  p50: 'p50',
-  p99: 'p99',
-  note: 'note',
-};
-const keys = Object.keys(header) as (keyof Row)[];
-const widths = keys.map((key) => Math.max(...[header, ...rows].map((row) => row[key].length)));
-const line = (row: Row) =>
-  keys
-    .map((key, i) =>
-      key === 'rps' || key === 'p50' || key === 'p99'
-        ? row[key].padStart(widths[i] ?? 0)
-        : row[key].padEnd(widths[i] ?? 0),
-    )
-    .join('  ')
-    .trimEnd();
-console.log(line(header));
-console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-for (const row of rows) console.log(line(row));
+// Startup: spawn to the first 200.
+const startups: number[] = [];
+for (let run = 0; run < STARTUP_RUNS; run++) {
+  const started = performance.now();
+  const server = await startMockProcess();
+  const answer = await once(server.url, GET_BY_ID);
+  if (answer.status !== 200) throw new Error(`startup: ${answer.status}`);
+  startups.push(performance.now() - started);
+  await server.stop();
+}
+startups.sort((a, b) => a - b);
+const median = startups[Math.floor(STARTUP_RUNS / 2)] ?? Number.NaN;
+rows.push({
+  part: 'startup',
+  measure: `node --import tsx src/cli/bin.ts mock -> first 200 (median of ${STARTUP_RUNS})`,
+  value: `${fmt(median)} ms`,
+  target: `< 2 s: ${verdict(median < 2000)}`,
+});
+rows.push({
+  part: 'machine',
+  measure: 'load average (1, 5, 15 min) before / after',
+  value: `${loadBefore} / ${load()}`,
+  target: `${availableParallelism()} cores, shared`,
+});
+if (values.profile) console.log(`CPU profiles of the mock: ${resolve(values.profile)}`);
+printBenchTable(`Mock benchmark (wrk, Node ${process.versions.node})`, rows);

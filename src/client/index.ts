@@ -8,9 +8,6 @@
  */
 
 export type { Middleware } from 'openapi-fetch';
-export type * as V2023_02_10 from '../../generated/types/2023-02-10.ts';
-export type * as V2024_04_01 from '../../generated/types/2024-04-01.ts';
-export type * as Unstable from '../../generated/types/unstable.ts';
 export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from '../contract/index.ts';
 export { type AdminClientOptions, createAdminClient } from './client.ts';
 export {
@@ -21,6 +18,8 @@ export {
   unwrap,
 } from './errors.ts';
 export { MAX_RESPONSE_BYTES } from './guard.ts';
+// The per-version type namespaces (`V2024_04_01`…), written by the build from the contract's versions.
+export type * from './namespaces.generated.ts';
 export {
   cursorOf,
   type ItemOf,

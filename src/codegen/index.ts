@@ -4,4 +4,10 @@
  * scripts/build.ts and by the bin's `types` command, so a user's generated types equal the shipped
  * ones. Needs the optional peers openapi-typescript and typescript.
  */
-export { generateBrowserBundles, generateOperationTable, generateTypes, generateTypesIndex } from './types.ts';
+export {
+  generateBrowserBundles,
+  generateOperationTable,
+  generateTypes,
+  generateTypesIndex,
+  generateVersionNamespaces,
+} from './types.ts';

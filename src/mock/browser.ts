@@ -3,6 +3,10 @@
  * what the MSW handlers import): the transport-independent engine and its pieces, with no `node:`
  * module and no Prism anywhere in its import graph. ./index.ts adds the node:http server.
  */
+
+// The HTTP conventions the static mode (src/static) shares with the engine: CORS, Prefer, the
+// refusal bodies of routing, auth and Prefer.
+export { corsHeaders, preflightHeaders } from './cors.ts';
 export {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
@@ -15,6 +19,7 @@ export {
   type RawResponse,
   RESET_PATH,
 } from './engine.ts';
+export type { Violation } from './errors.ts';
 export { PROBLEM_TYPES, type Problem, problem } from './errors.ts';
 export { DEFAULT_LIMITS, MAX_TOKEN_STATES, type MockLimits } from './limits.ts';
 export { type CollectionView, describeModel, SEEDED_COUNTS } from './model/describe.ts';
@@ -25,7 +30,9 @@ export {
 } from './model/fixtures.ts';
 export { type Rec, type StoreData, seedStore as generateStore } from './model/index.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
+export { type MockPreferences, parsePrefer } from './prefer.ts';
 export { internalError, PROBLEMS, type ProblemKind } from './problems.ts';
+export { badPrefer, malformedUrl, type Refusal, routeRefusal, summarize, unauthorized } from './refusals.ts';
 export { ASSIGNMENT_STATUS, OPERATION_DECLS } from './resources.ts';
 export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';
 export {

@@ -4,7 +4,6 @@
  * work too, and the headers a frontend reads (the served version, the auth challenge, Prism's
  * violations) are exposed.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VERSION_HEADER } from '../contract/index.ts';
 
 export const EXPOSED_HEADERS = [
@@ -40,32 +39,4 @@ export function preflightHeaders(origin: string | undefined, requested: string |
     'Access-Control-Max-Age': '600',
     Vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
   };
-}
-
-/** Headers added to every response. */
-export function setCorsHeaders(request: IncomingMessage, response: ServerResponse): void {
-  const origin = request.headers.origin;
-  response.setHeader('Access-Control-Allow-Origin', origin ?? '*');
-  if (origin) {
-    response.setHeader('Access-Control-Allow-Credentials', 'true');
-    response.setHeader('Vary', 'Origin');
-  }
-  response.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS.join(', '));
-}
-
-/** True for a CORS preflight (`OPTIONS` with `Access-Control-Request-Method`). */
-export function isPreflight(request: IncomingMessage): boolean {
-  return request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
-}
-
-/** Answers a preflight: 204, the methods and headers allowed, cached for 10 minutes. */
-export function answerPreflight(request: IncomingMessage, response: ServerResponse): void {
-  setCorsHeaders(request, response);
-  const requested = request.headers['access-control-request-headers'];
-  response.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS.join(', '));
-  response.setHeader('Access-Control-Allow-Headers', requested?.trim() ? requested : ALLOWED_HEADERS.join(', '));
-  response.setHeader('Access-Control-Max-Age', '600');
-  response.setHeader('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers');
-  response.writeHead(204, { 'Content-Length': '0' });
-  response.end();
 }

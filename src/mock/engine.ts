@@ -127,8 +127,10 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     const context = version(incoming, routed);
     if ('status' in context) return context;
     for (const stage of STAGES) {
-      const early = await stage(context);
-      if (early) return early;
+      const early = stage(context);
+      // Only a stage that waits (a body, a delay) returns a promise: the others cost no microtask.
+      const settled = early instanceof Promise ? await early : early;
+      if (settled) return settled;
     }
     return answer(context);
   }

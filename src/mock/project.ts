@@ -3,10 +3,16 @@
  * only the properties that schema declares (at every depth; `allOf`/`anyOf`/`oneOf` branches add
  * theirs; an object schema declaring no property is free-form and kept whole). One record thus
  * shows in each version's shape, and nothing the version does not declare leaks out.
+ * {@link recordJson} remembers the JSON text of a stored record's projection (records are never
+ * changed in place, ./state.ts), so a record read again is not projected nor serialized again.
  */
 import { deref, type Json } from '../contract/index.ts';
 
-export type Projector = (value: unknown) => unknown;
+export interface Projector {
+  (value: unknown): unknown;
+  /** The projector of one property (`[]`: of the items), when the schema declares it. */
+  part?: (name: string) => Projector | undefined;
+}
 
 const identity: Projector = (value) => value;
 
@@ -18,7 +24,9 @@ export function createProjector(document: Json): (schema: Json) => Projector {
     const cached = cache.get(schema);
     if (cached) return cached;
     let compiled: Projector = identity;
+    let part: (name: string) => Projector | undefined = () => undefined;
     const lazy: Projector = (value) => compiled(value);
+    lazy.part = (name) => part(name);
     cache.set(schema, lazy);
 
     const properties = new Map<string, Json[]>();
@@ -38,6 +46,8 @@ export function createProjector(document: Json): (schema: Json) => Projector {
     const fields = [...properties].map(
       ([name, schemas]) => [name, schemas.length === 1 ? compile(schemas[0]) : compile({ anyOf: schemas })] as const,
     );
+    part = (name) => (name === '[]' ? (items.length ? itemProjector : undefined) : byName.get(name));
+    const byName = new Map(fields);
     compiled = (value) => {
       if (Array.isArray(value)) return items.length ? value.map(itemProjector) : value;
       if (value === null || typeof value !== 'object' || fields.length === 0) return value;
@@ -51,4 +61,24 @@ export function createProjector(document: Json): (schema: Json) => Projector {
     return lazy;
   };
   return compile;
+}
+
+const texts = new WeakMap<Projector, WeakMap<object, string>>();
+
+/**
+ * `JSON.stringify(project(record))`, remembered per stored record and projector. Only for a record
+ * as the store holds it (immutable): a view made for one request is serialized each time.
+ */
+export function recordJson(project: Projector, record: object): string {
+  let memo = texts.get(project);
+  if (!memo) {
+    memo = new WeakMap();
+    texts.set(project, memo);
+  }
+  let text = memo.get(record);
+  if (text === undefined) {
+    text = JSON.stringify(project(record));
+    memo.set(record, text);
+  }
+  return text;
 }

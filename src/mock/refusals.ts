@@ -1,13 +1,11 @@
 /**
  * The refusal bodies of the mock (see ./errors.ts for their shape): unroutable requests (path,
- * method, version), a bad Prefer header, a missing token, and Prism's verdict on a request that
- * breaks the contract.
+ * method, version), a bad Prefer header, a missing token. Shared by the data-backed engine and the
+ * static mode (src/static), which adds Prism's verdict.
  */
 
 import { VERSION_HEADER } from '../contract/index.ts';
-import { normalizeViolation, PROBLEM_TYPES, problem, type Violation } from './errors.ts';
-import type { MockPreferences } from './prefer.ts';
-import type { PrismError, Target } from './prism.ts';
+import type { Violation } from './errors.ts';
 import { type Refusal, refusal } from './problems.ts';
 import type { RouteResult } from './router.ts';
 
@@ -72,49 +70,4 @@ export function unauthorized(authorization: string | undefined, denied: boolean,
     context,
     { 'WWW-Authenticate': challenge },
   );
-}
-
-/**
- * Prism's verdict as a refusal: 422 with every violation (Prism's and the strict path check's),
- * 415 for a body that is not JSON, 404 for an example or status the operation does not have (with
- * the ones it has), anything else as Prism says.
- */
-export function prismRefusal(
-  error: PrismError | undefined,
-  pathViolations: Violation[],
-  headerNames: ReadonlyMap<string, string>,
-  target: Target,
-  preferences: MockPreferences,
-): Refusal {
-  const context = { operation: target.operationId, version: target.version };
-  const status = error ? (error.status ?? 500) : 422;
-  const violations = [
-    ...pathViolations,
-    ...(error?.additional?.validation ?? [])
-      .map((v) => normalizeViolation(v, headerNames))
-      .filter((v) => !pathViolations.some((p) => p.field === v.field)),
-  ];
-  if (status === 415) {
-    const message = `${error?.detail ?? 'Unsupported content type'}; send Content-Type: application/json.`;
-    violations.push({
-      field: 'header.Content-Type',
-      rule: 'content-type',
-      message,
-      location: ['header', 'Content-Type'],
-    });
-  }
-  if ((status === 422 || pathViolations.length > 0) && violations.length > 0) {
-    const detail = `The request breaks the contract of ${target.operationId} (${target.version}): ${summarize(violations)}.`;
-    return { body: problem(422, PROBLEM_TYPES.invalid, 'Invalid request', detail, violations, context) };
-  }
-  let detail = error?.detail ?? error?.message ?? 'The mock cannot answer this request.';
-  if (status === 404 && (preferences.example !== undefined || preferences.code !== undefined)) {
-    const available = Object.entries(target.examples)
-      .map(([code, names]) => `${code}${names.length ? ` (examples: ${names.join(', ')})` : ''}`)
-      .join('; ');
-    detail = `${detail} ${target.operationId} (${target.version}) declares: ${available}.`;
-  }
-  if (violations.length > 0) detail = `${detail} Violations: ${summarize(violations)}.`;
-  const type = error?.name || PROBLEM_TYPES.internal;
-  return { body: problem(status, type, error?.message || 'Error', detail, violations, context) };
 }

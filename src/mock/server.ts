@@ -1,6 +1,6 @@
 /**
  * The node:http adapter of the mock: one server on one port over the transport-independent engine
- * (./engine.ts), or, with `static: true`, over Prism's example mode (./static.ts, imported only
+ * (./engine.ts), or, with `static: true`, over Prism's example mode (src/static, imported only
  * then). Hostile-input rules (issue #13): bodies over 1 MiB are refused by Content-Length before
  * reading (413), the bytes buffered across all connections are capped (503 beyond), and Node's own
  * refusals (oversized headers, malformed requests) are JSON problem details too ('clientError').
@@ -167,7 +167,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   let versions: string[];
   let operations: number;
   if (isStatic) {
-    const { createStaticHandler } = await import('./static.ts');
+    const { createStaticHandler } = await import('../static/index.ts');
     const prism = await createStaticHandler(bundles, {
       dynamic: options.dynamic ?? false,
       seed: options.seed ?? DEFAULT_SEED,

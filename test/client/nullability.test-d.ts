@@ -1,5 +1,5 @@
-// A strict consumer (`noUncheckedIndexedAccess` and `exactOptionalPropertyTypes`, the options of
-// tsconfig.typecheck.json, which vitest's typecheck mode uses) reads the structural fields with no
+// A strict consumer (`noUncheckedIndexedAccess` here under `tsc -p .`; the package test adds
+// `exactOptionalPropertyTypes`, TypeScript 5.9 and 7, from the tarball) reads the structural fields with no
 // `?.` and no `??`: a page's `results` iterates as it is, a record's `id` is a number. Every other
 // response field keeps the nullability policy (`T | null`): the `@ts-expect-error` lines prove it.
 import { describe, expectTypeOf, it } from 'vitest';

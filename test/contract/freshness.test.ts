@@ -26,6 +26,7 @@ describe.each(['openapi', 'types'])('generated/%s', (folder) => {
 it.each([
   ['operations.generated.ts', 'src/contract/operations.generated.ts'],
   ['bundles.generated.ts', 'src/msw/bundles.generated.ts'],
+  ['namespaces.generated.ts', 'src/client/namespaces.generated.ts'],
 ])('%s: the committed %s equals a fresh `npm run build`', async (built, committed) => {
   const [want, got] = await Promise.all([
     readFile(join(fresh, built), 'utf8'),

@@ -32,10 +32,6 @@ const SPEC_TYPES: Record<string, string> = {
   PaymentDetails:
     'bankcard_first_six str, bankcard_last_four str, card_token str, gateway object, is_3ds bool, optimized_3ds bool, paypal_vault_id str, sca_flow str',
   PageEnvelope: 'next url, previous url, results arr',
-  Subscription:
-    'attribution Attribution, billing_address BillingAddress, cancel_reason str, cancel_reason_other_message str, currency str, date_created ts, frequency str, id int, interval str, interval_count int32, is_test bool, lines arr, next_renewal_date ts, num_lines int32, num_orders int32, orders arr, payment_details obj, payment_method str, shipping_address ShippingAddress, shipping_code str, shipping_price dec, status enum, total dec, user User',
-  SubscriptionLine:
-    'id int, metadata obj, price dec, product_id int, product_image url, product_title str, product_url url, quantity int32, sku str, variant_id int, variant_title str',
   SubscriptionOrderRef: 'billing_cycle int32, order_number str',
   SubscriptionProductV20230210: 'categories arr, id int, images arr, title str, upc str, url url',
   ProductCategory: 'id int, name str, slug str',
@@ -104,17 +100,30 @@ const SPEC_TYPES: Record<string, string> = {
 /**
  * Spec §2 writes the 2023-02-10 Subscription as a difference from the 2024-04-01 one ("adds
  * `is_tax_known`; each line has id, metadata, price, quantity, `product` and `stockrecord`"), and so
- * does this table: a field added to both versions is written once, in `Subscription` above.
+ * does this table: the fields both versions share once, then what each version adds. A field of
+ * both versions goes into the shared list; a field of one version only into that version's row (no
+ * field to drop anywhere).
  */
-function derive(from: string, add: string, drop: string[] = []): string {
-  const fields = (SPEC_TYPES[from] ?? '').split(', ').filter((pair) => !drop.includes(pair.split(' ')[0] ?? ''));
-  return [...fields, ...add.split(', ')].sort().join(', ');
-}
-SPEC_TYPES.SubscriptionV20230210 = derive('Subscription', 'is_tax_known bool');
-SPEC_TYPES.SubscriptionLineV20230210 = derive(
-  'SubscriptionLine',
+const SUBSCRIPTION_SHARED =
+  'attribution Attribution, billing_address BillingAddress, cancel_reason str, cancel_reason_other_message str, currency str, date_created ts, frequency str, id int, interval str, interval_count int32, is_test bool, lines arr, next_renewal_date ts, num_lines int32, num_orders int32, orders arr, payment_details obj, payment_method str, shipping_address ShippingAddress, shipping_code str, shipping_price dec, status enum, total dec, user User';
+const SUBSCRIPTION_LINE_SHARED = 'id int, metadata obj, price dec, quantity int32';
+const withFields = (...lists: string[]): string =>
+  lists
+    .filter(Boolean)
+    .flatMap((list) => list.split(', '))
+    .sort()
+    .join(', ');
+// 2024-04-01
+SPEC_TYPES.Subscription = withFields(SUBSCRIPTION_SHARED);
+SPEC_TYPES.SubscriptionLine = withFields(
+  SUBSCRIPTION_LINE_SHARED,
+  'product_id int, product_image url, product_title str, product_url url, sku str, variant_id int, variant_title str',
+);
+// 2023-02-10
+SPEC_TYPES.SubscriptionV20230210 = withFields(SUBSCRIPTION_SHARED, 'is_tax_known bool');
+SPEC_TYPES.SubscriptionLineV20230210 = withFields(
+  SUBSCRIPTION_LINE_SHARED,
   'product SubscriptionProductV20230210, stockrecord SubscriptionStockRecordV20230210',
-  ['product_id', 'product_image', 'product_title', 'product_url', 'sku', 'variant_id', 'variant_title'],
 );
 
 /** The schema of that name in the first bundle that holds it (a schema is the same in every bundle). */

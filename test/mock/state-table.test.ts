@@ -1,11 +1,9 @@
 /**
  * Writes follow the state table (src/mock/transitions.ts, docs/mock.md "State table"), the limits
- * bound what a token can hold (src/mock/limits.ts), every refusal comes from the one problem
- * catalogue (src/mock/problems.ts), and versions come from src/contract alone (issue #17).
+ * bound what a token can hold (src/mock/limits.ts) and every refusal comes from the one problem
+ * catalogue (src/mock/problems.ts). That versions come from src/contract alone is
+ * test/architecture/version-literals.test.ts.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { VERSIONS } from '../../src/contract/index.ts';
 import { PROBLEMS, type Rec } from '../../src/mock/index.ts';
@@ -180,24 +178,5 @@ describe('one catalogue of problems', () => {
       expect(types.has(result.json.type), `${result.status} ${result.json.type}`).toBe(true);
       expect(result.text).not.toContain('stoplight');
     }
-  });
-});
-
-describe('versions come from src/contract alone', () => {
-  it('writes no API version literal in src/mock or src/msw (generated files aside)', () => {
-    const root = fileURLToPath(new URL('../../src/', import.meta.url));
-    const files = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-        e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
-      );
-    const found = ['mock', 'msw']
-      .flatMap((sub) => files(join(root, sub)))
-      .filter((file) => file.endsWith('.ts') && !file.includes('.generated.'))
-      .flatMap((file) =>
-        VERSIONS.filter((v) =>
-          new RegExp(`['"\`/]${v}['"\`/.]|\\b${v.replace(/-/g, '-')}\\b`).test(readFileSync(file, 'utf8')),
-        ).map((v) => `${file}: ${v}`),
-      );
-    expect(found).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
-/** The mock's pure parts: the version router, the Prefer parser, the error fields. */
+/** The mock's pure parts: the version router, the Prefer parser, the error fields (the static mode's too). */
 import { describe, expect, it } from 'vitest';
-import { normalizeViolation } from '../../src/mock/errors.ts';
 import { createRouter, templateToRegExp } from '../../src/mock/index.ts';
 import { parsePrefer } from '../../src/mock/prefer.ts';
+import { normalizeViolation } from '../../src/static/index.ts';
 import { formatField } from '../../src/validation/index.ts';
 
 describe('router', () => {

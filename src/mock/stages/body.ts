@@ -4,14 +4,16 @@
  * parse (400). Validation against the schema is the next stage's.
  */
 import { fieldRefusal, refusal } from '../problems.ts';
-import type { Stage } from './context.ts';
+import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
 import { tooLarge } from './scenario.ts';
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 
-export const body: Stage = async (context) => {
-  if (!context.target.validator.hasBody) return undefined;
+/** Reads and parses the body of an operation that has one (no microtask for the others). */
+export const body: Stage = (context) => (context.target.validator.hasBody ? readJson(context) : undefined);
+
+async function readJson(context: RequestContext): Promise<RawResponse | undefined> {
   const bytes = await context.raw.readBody();
   // Larger than the limit once read (no or a wrong Content-Length).
   if (bytes === 'too-large') return tooLarge(context);
@@ -63,4 +65,4 @@ export const body: Stage = async (context) => {
     );
   }
   return undefined;
-};
+}

@@ -2,6 +2,24 @@
 import type { Refusal } from '../problems.ts';
 import type { RawResponse } from './context.ts';
 
+/** JSON text already serialized (a stored record's, ../project.ts recordJson), placed as is by {@link stringify}. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** JSON.stringify, with {@link JsonText} parts placed as they are (they are walked no further): for an envelope of records. */
+export function stringify(value: unknown): string | undefined {
+  if (value instanceof JsonText) return value.text;
+  if (Array.isArray(value)) return `[${value.map((item) => stringify(item) ?? 'null').join(',')}]`;
+  if (value === null || typeof value !== 'object' || 'toJSON' in value) return JSON.stringify(value);
+  const members: string[] = [];
+  for (const [name, item] of Object.entries(value)) {
+    const text = stringify(item);
+    if (text !== undefined) members.push(`${JSON.stringify(name)}:${text}`);
+  }
+  return `{${members.join(',')}}`;
+}
+
 export const json = (
   status: number,
   body: unknown,
@@ -10,7 +28,7 @@ export const json = (
 ): RawResponse => ({
   status,
   headers: { 'Content-Type': 'application/json', ...headers },
-  body: JSON.stringify(body),
+  body: body instanceof JsonText ? body.text : JSON.stringify(body),
   version,
 });
 

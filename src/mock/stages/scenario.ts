@@ -7,8 +7,8 @@ import { MAX_BODY_BYTES } from '../limits.ts';
 import { parsePrefer } from '../prefer.ts';
 import { fieldRefusal } from '../problems.ts';
 import { badPrefer } from '../refusals.ts';
-import { failureProblem, scenarioOf, sleep } from '../scenarios.ts';
-import type { RequestContext, Stage } from './context.ts';
+import { failureProblem, type Scenario, scenarioOf, sleep } from '../scenarios.ts';
+import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
 
 export const tooLarge = (context: RequestContext) =>
@@ -23,7 +23,7 @@ export const tooLarge = (context: RequestContext) =>
     ),
   );
 
-export const scenario: Stage = async (context) => {
+export const scenario: Stage = (context) => {
   const { raw, target } = context;
   const asked = scenarioOf(
     raw.header('prefer'),
@@ -32,8 +32,14 @@ export const scenario: Stage = async (context) => {
   );
   // A scenario token with a bad value.
   if (!asked.ok) return refuseRouted(context, badPrefer(asked.message, context.problem));
-  const { fail, delay, retryAfter = 1 } = asked.scenario;
-  if (delay) await sleep(delay);
+  const { delay } = asked.scenario;
+  // A delay asked for: the rest of the stage after it (synchronous otherwise, no microtask per request).
+  if (delay) return sleep(delay).then(() => afterDelay(context, asked.scenario));
+  return afterDelay(context, asked.scenario);
+};
+
+function afterDelay(context: RequestContext, { fail, retryAfter = 1 }: Scenario): RawResponse | undefined {
+  const { raw } = context;
   // Dropped connection: the adapter closes it.
   if (fail === 'drop') return { status: 0, headers: {}, body: '', version: context.version, drop: true };
   // A failure answered instead of the operation's.
@@ -46,4 +52,4 @@ export const scenario: Stage = async (context) => {
   // Declared too large: refused before reading.
   if (length !== undefined && Number(length) > MAX_BODY_BYTES) return tooLarge(context);
   return undefined;
-};
+}

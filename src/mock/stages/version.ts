@@ -14,8 +14,15 @@ export function version(incoming: Incoming, routed: Routed): RawResponse | Reque
   if (routed.kind === 'unsupported-version')
     return refuse(routeRefusal(routed, incoming.pathname), {}, routed.received);
   const { target } = routed;
+  // One literal of every field (no spread of `incoming`): the context keeps one fast object shape.
   return {
-    ...incoming,
+    core: incoming.core,
+    raw: incoming.raw,
+    method: incoming.method,
+    url: incoming.url,
+    pathname: incoming.pathname,
+    cors: incoming.cors,
+    authorization: incoming.authorization,
     target,
     version: target.version,
     served: { [VERSION_HEADER]: target.version },

@@ -6,9 +6,10 @@
  */
 import { collectionOf, type Rec, type ViewContext } from '../model/index.ts';
 import { refusal } from '../problems.ts';
+import { type Projector, recordJson } from '../project.ts';
 import { summarize } from '../refusals.ts';
-import type { RequestContext, Stage } from './context.ts';
-import { refuseRouted } from './respond.ts';
+import type { RequestContext, Stage, StoreResult, Target } from './context.ts';
+import { JsonText, refuseRouted, stringify } from './respond.ts';
 
 /** A record of `collection` as the context's version shows it. */
 export function viewOf(context: RequestContext, collection: string, record: Rec): Rec {
@@ -48,7 +49,46 @@ function shownOf(context: RequestContext): unknown {
   }
 }
 
+/** Where a read's records sit in its response schema: a list's `results` items, a body array's items, the body. */
+const RECORD_PARTS = { list: ['results', '[]'], records: ['[]'], record: [] } as const;
+const recordProjectors = new WeakMap<Target, Partial<Record<keyof typeof RECORD_PARTS, Projector>>>();
+
+function recordProjector(target: Target, kind: keyof typeof RECORD_PARTS): Projector | undefined {
+  const byKind = recordProjectors.get(target) ?? {};
+  recordProjectors.set(target, byKind);
+  if (!(kind in byKind)) {
+    let project: Projector | undefined = target.project;
+    for (const name of RECORD_PARTS[kind]) project = project?.part?.(name);
+    byKind[kind] = project;
+  }
+  return byKind[kind];
+}
+
+/**
+ * A read's body as JSON text: each record's projection is the stored record's remembered text
+ * (../project.ts recordJson) unless its view was made for this request; the same bytes as
+ * projecting and serializing the whole body.
+ */
+function readJson(context: RequestContext, result: Exclude<StoreResult, { kind: 'write' }>): JsonText | undefined {
+  const project = recordProjector(context.target, result.kind);
+  if (!project) return undefined;
+  const text = (record: Rec) => {
+    const viewed = viewOf(context, result.collection, record);
+    return new JsonText(viewed === record ? recordJson(project, record) : JSON.stringify(project(viewed)));
+  };
+  if (result.kind === 'record') return text(result.record);
+  if (result.kind === 'records') return new JsonText(stringify(result.records.map(text)) ?? '[]');
+  const envelope = context.target.project({ next: result.next, previous: result.previous, results: [] }) as Rec;
+  return new JsonText(stringify({ ...envelope, results: result.records.map(text) }) ?? '{}');
+}
+
 export const view: Stage = (context) => {
+  const result = context.result;
+  const read = result && result.kind !== 'write' ? readJson(context, result) : undefined;
+  if (read) {
+    context.shown = read;
+    return undefined;
+  }
   context.shown = context.target.project(shownOf(context));
   if (context.result?.kind !== 'write') return undefined;
   const broken = context.target.validator.checkResponse(context.shown);

@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import { createInstance, getHttpOperationsFromSpec, type IHttpConfig } from '@stoplight/prism-http';
 import type { IHttpOperation } from '@stoplight/types';
 import { type Bundle, deref, type Json, listExamples } from '../contract/index.ts';
-import type { PrismViolation, Violation } from './errors.ts';
-import { templateToRegExp } from './router.ts';
+import { templateToRegExp, type Violation } from '../mock/browser.ts';
+import type { PrismViolation } from './refusal.ts';
 
 export interface Target {
   version: string;

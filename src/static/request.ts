@@ -1,8 +1,6 @@
 /** Reading a request for Prism: the body (JSON parsed, size-limited), the query, the headers. */
 import type { IncomingMessage } from 'node:http';
-import { PROBLEM_TYPES, type Problem, problem } from './errors.ts';
-
-export const MAX_BODY_BYTES = 1024 * 1024;
+import { MAX_BODY_BYTES, PROBLEM_TYPES, type Problem, problem } from '../mock/browser.ts';
 
 export type ReadBody = { ok: true; body: unknown; malformed?: Problem } | { ok: false; problem: Problem };
 

@@ -1,0 +1,82 @@
+/**
+ * Prism's verdict on a request that breaks the contract, as the mock's refusal: its violations
+ * normalized to `{field, rule, message, location}` (the data-backed mock's shape, src/mock), the
+ * strict path check's added, and the statuses Prism gives mapped to the mock's problems.
+ */
+import {
+  type MockPreferences,
+  PROBLEM_TYPES,
+  problem,
+  type Refusal,
+  summarize,
+  type Violation,
+} from '../mock/browser.ts';
+import { formatField } from '../validation/index.ts';
+import type { PrismError, Target } from './prism.ts';
+
+/** A violation as Prism reports it (request validation diagnostics or its generated 422). */
+export interface PrismViolation {
+  location?: (string | number)[];
+  path?: (string | number)[];
+  code?: string | number;
+  message: string;
+}
+
+/**
+ * Turns one Prism violation into `{field, rule, message, location}`: a `required` violation names
+ * the missing property in its field, and header names get their documented casing back.
+ */
+export function normalizeViolation(violation: PrismViolation, headerNames: ReadonlyMap<string, string>): Violation {
+  const location = (violation.location ?? violation.path ?? []).map(String);
+  if (location.length === 0 && /\bbody\b/i.test(violation.message)) location.push('body');
+  const rule = violation.code === undefined ? 'invalid' : String(violation.code);
+  const missing = /required property '([^']+)'/.exec(violation.message)?.[1];
+  if (rule === 'required' && missing && location.at(-1) !== missing) location.push(missing);
+  if (location[0] === 'header' && location[1]) location[1] = headerNames.get(location[1].toLowerCase()) ?? location[1];
+  return { field: formatField(location), rule, message: violation.message, location };
+}
+
+/**
+ * Prism's verdict as a refusal: 422 with every violation (Prism's and the strict path check's),
+ * 415 for a body that is not JSON, 404 for an example or status the operation does not have (with
+ * the ones it has), anything else as Prism says.
+ */
+export function prismRefusal(
+  error: PrismError | undefined,
+  pathViolations: Violation[],
+  headerNames: ReadonlyMap<string, string>,
+  target: Target,
+  preferences: MockPreferences,
+): Refusal {
+  const context = { operation: target.operationId, version: target.version };
+  const status = error ? (error.status ?? 500) : 422;
+  const violations = [
+    ...pathViolations,
+    ...(error?.additional?.validation ?? [])
+      .map((v) => normalizeViolation(v, headerNames))
+      .filter((v) => !pathViolations.some((p) => p.field === v.field)),
+  ];
+  if (status === 415) {
+    const message = `${error?.detail ?? 'Unsupported content type'}; send Content-Type: application/json.`;
+    violations.push({
+      field: 'header.Content-Type',
+      rule: 'content-type',
+      message,
+      location: ['header', 'Content-Type'],
+    });
+  }
+  if ((status === 422 || pathViolations.length > 0) && violations.length > 0) {
+    const detail = `The request breaks the contract of ${target.operationId} (${target.version}): ${summarize(violations)}.`;
+    return { body: problem(422, PROBLEM_TYPES.invalid, 'Invalid request', detail, violations, context) };
+  }
+  let detail = error?.detail ?? error?.message ?? 'The mock cannot answer this request.';
+  if (status === 404 && (preferences.example !== undefined || preferences.code !== undefined)) {
+    const available = Object.entries(target.examples)
+      .map(([code, names]) => `${code}${names.length ? ` (examples: ${names.join(', ')})` : ''}`)
+      .join('; ');
+    detail = `${detail} ${target.operationId} (${target.version}) declares: ${available}.`;
+  }
+  if (violations.length > 0) detail = `${detail} Violations: ${summarize(violations)}.`;
+  const type = error?.name || PROBLEM_TYPES.internal;
+  return { body: problem(status, type, error?.message || 'Error', detail, violations, context) };
+}
