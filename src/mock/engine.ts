@@ -69,7 +69,7 @@ export interface MockFixtures {
 export type FixtureCollection = keyof MockFixtures;
 
 /** Which operation's 200 response holds each fixture collection's records (list items or the body). */
-const FIXTURE_SCHEMAS: Record<FixtureCollection, { operationId: string; shape: 'item' | 'body' | 'element' }> = {
+export const FIXTURE_SCHEMAS: Record<FixtureCollection, { operationId: string; shape: 'item' | 'body' | 'element' }> = {
   subscriptions: { operationId: 'renewSubscription', shape: 'body' },
   transactions: { operationId: 'listSubscriptionTransactions', shape: 'item' },
   fulfillmentOrders: { operationId: 'acceptCancellationRequest', shape: 'body' },
@@ -258,6 +258,8 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
       );
     }
     for (const [collection, records] of Object.entries(data as Record<string, unknown>)) {
+      // `$`-keys are metadata (a proxy recording's `$recording`, a `$schema`), not collections.
+      if (collection.startsWith('$')) continue;
       const spec = FIXTURE_SCHEMAS[collection as FixtureCollection];
       if (!spec) {
         throw new FixtureError(

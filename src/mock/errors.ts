@@ -63,6 +63,10 @@ export const PROBLEM_TYPES = {
   badPrefer: 'urn:store-admin-mock:bad-prefer',
   tooLarge: 'urn:store-admin-mock:payload-too-large',
   internal: 'urn:store-admin-mock:internal-error',
+  /** The proxy's: its upstream could not be reached (502) or did not answer in time (504). */
+  badGateway: 'urn:store-admin-mock:bad-gateway',
+  gatewayTimeout: 'urn:store-admin-mock:gateway-timeout',
+  upstreamTooLarge: 'urn:store-admin-mock:upstream-response-too-large',
 } as const;
 
 export function problem(

@@ -9,6 +9,11 @@
  * problem bodies naming each field and rule (./errors.ts). docs/mock.md is the user documentation.
  */
 export * from './browser.ts';
+// For the proxy (src/proxy): the per-operation request validators, the fixture collections and
+// their keys, the route refusals and the CORS headers, so that it behaves as the mock does.
+export { corsHeaders, preflightHeaders } from './cors.ts';
+export { FIXTURE_SCHEMAS } from './engine.ts';
+export { routeRefusal, summarize } from './refusals.ts';
 export {
   DEFAULT_HOST,
   DEFAULT_PORT,
@@ -17,3 +22,5 @@ export {
   readFixtures,
   startMock,
 } from './server.ts';
+export { keyField } from './state.ts';
+export { compileValidators, type OperationValidator } from './validate.ts';

@@ -18,7 +18,9 @@ const ALLOWED: Record<string, string[]> = {
   conformance: ['contract', 'validation'],
   docs: ['contract'],
   msw: ['contract', 'mock'],
-  cli: ['contract', 'mock', 'conformance', 'codegen', 'docs'],
+  proxy: ['contract', 'validation', 'mock', 'conformance', 'docs', 'client'],
+  drift: ['contract', 'conformance', 'proxy'],
+  cli: ['contract', 'mock', 'conformance', 'codegen', 'docs', 'proxy', 'drift'],
 };
 
 const SRC = join(ROOT, 'src');
