@@ -27,6 +27,12 @@ Commands:
       endpoint). \`${BIN} mock --help\` lists every flag.
   conformance --base-url URL --token TOKEN [...]
       Call every operation on a running server and report each response that breaks the contract.
+  proxy --upstream URL [--port N] [--record FILE] [--strict] ...
+      Forward the API's traffic to a real server, check every exchange against the contract, report
+      the violations, and record the 2xx answers as data the mock loads (--data). \`${BIN} proxy --help\`.
+  drift --recording FILE [--base-url URL --token TOKEN] [--json]
+      Report what a recording shows that the contract does not say; with --base-url, replay its reads
+      against a server and diff the answers' shapes.
   types --version V --out FILE
       Write the TypeScript path types of API version V, generated with openapi-typescript from the
       packaged bundle (the same output as ${PACKAGE}/types/V). Needs the optional peer openapi-typescript.
@@ -93,6 +99,17 @@ async function conformance(args: string[]): Promise<ExitCode> {
   return command.runConformanceCommand(args);
 }
 
+async function proxy(args: string[]): Promise<ExitCode> {
+  const command = await import('./proxy.ts');
+  await command.runProxyCommand(args); // the server keeps the process alive until a signal
+  return EXIT.ok;
+}
+
+async function drift(args: string[]): Promise<ExitCode> {
+  const command = await import('./drift.ts');
+  return command.runDriftCommand(args);
+}
+
 async function types(args: string[]): Promise<ExitCode> {
   const { values } = parseArgs({ args, options: { version: { type: 'string' }, out: { type: 'string' } } });
   const version = parseVersion(values.version);
@@ -131,6 +148,10 @@ async function dispatch(argv: string[]): Promise<ExitCode> {
       return mock(rest);
     case 'conformance':
       return conformance(rest);
+    case 'proxy':
+      return proxy(rest);
+    case 'drift':
+      return drift(rest);
     case 'types':
       if (rest.includes('--help')) {
         console.log(USAGE);
