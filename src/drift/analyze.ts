@@ -9,7 +9,7 @@
 import { Contract } from '../conformance/index.ts';
 import type { Bundle } from '../contract/index.ts';
 import type { RecordedExchange, Recording } from '../proxy/index.ts';
-import { type DriftKind, type DriftReport, Findings, type Suggestion } from './findings.ts';
+import { type DriftKind, type DriftReport, Findings, type NullSeen, type Suggestion } from './findings.ts';
 import { walkValue } from './walk.ts';
 
 const BOUNDS = new Set([
@@ -53,6 +53,7 @@ export function analyzeRecording(recording: Recording, bundles: Bundle[], name =
   const findings = new Findings();
   const presence = new Map<string, { operation: string; version: string; field: string; present: number }>();
   const values = new Map<string, Suggestion>();
+  const nulls = new Map<string, NullSeen>();
   for (const exchange of recording.$recording.exchanges as RecordedExchange[]) {
     const operation = contract.find(exchange.version, exchange.operation);
     if (!operation) {
@@ -85,6 +86,12 @@ export function analyzeRecording(recording: Recording, bundles: Bundle[], name =
         entry.present += present ? 1 : 0;
         presence.set(key, entry);
       },
+      null(field) {
+        const key = `${id} ${version} ${field}`;
+        const entry = nulls.get(key) ?? { operation: id, version, field, count: 0 };
+        entry.count++;
+        nulls.set(key, entry);
+      },
       value(field, value) {
         const key = `${id} ${version} ${field}`;
         const entry = values.get(key) ?? { operation: id, version, field, values: {} };
@@ -100,5 +107,11 @@ export function analyzeRecording(recording: Recording, bundles: Bundle[], name =
     ...s,
     values: Object.fromEntries(Object.entries(s.values).sort(([, a], [, b]) => b - a)),
   }));
-  return { recording: name, exchanges: recording.$recording.exchanges.length, findings: findings.list(), suggestions };
+  return {
+    recording: name,
+    exchanges: recording.$recording.exchanges.length,
+    findings: findings.list(),
+    suggestions,
+    nulls: [...nulls.values()],
+  };
 }

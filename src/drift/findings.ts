@@ -39,12 +39,21 @@ export interface Suggestion {
   values: Record<string, number>;
 }
 
+/** A field seen null where the contract allows it: not drift, the fields reality leaves empty. */
+export interface NullSeen {
+  operation: string;
+  version: string;
+  field: string;
+  count: number;
+}
+
 export interface DriftReport {
   recording: string;
   exchanges: number;
   replayed?: { baseUrl: string; requests: number };
   findings: Finding[];
   suggestions: Suggestion[];
+  nulls: NullSeen[];
 }
 
 /** Collects findings, one per (operation, version, field, kind). */

@@ -2,7 +2,8 @@
  * Walks a recorded answer beside its response schema: the fields the contract lacks, the contract
  * fields present (to find those never present), and the values of fields whose allowed values the
  * spec does not show (a string schema without `enum`, its description saying the values are not
- * shown). Combinators are followed: `allOf` parts all apply, `anyOf`/`oneOf` branches apply when
+ * shown), and the nulls the contract allows (every response field is nullable under its policy:
+ * where reality uses null is worth knowing). Combinators are followed: `allOf` parts all apply, `anyOf`/`oneOf` branches apply when
  * their type admits the value. An object schema without `properties` is free-form: nothing in it is
  * unknown.
  */
@@ -12,6 +13,8 @@ export interface WalkSink {
   unknown(field: string): void;
   declared(field: string, present: boolean): void;
   value(field: string, value: string): void;
+  /** A null the contract allows (a null it does not allow is a schema break). */
+  null(field: string): void;
 }
 
 const NOT_SHOWN = /allowed values are not shown/i;
@@ -48,6 +51,10 @@ function applicable(document: Json, schemas: Json[], value: unknown, depth = 0):
 export function walkValue(document: Json, schemas: Json[], value: unknown, field: string, sink: WalkSink): void {
   const fitting = applicable(document, schemas, value);
   if (fitting.length === 0) return;
+  if (value === null) {
+    sink.null(field);
+    return;
+  }
   if (typeof value === 'string') {
     if (
       fitting.some((s) => typeof s.description === 'string' && NOT_SHOWN.test(s.description)) &&
