@@ -7,7 +7,7 @@
  */
 
 import { Contract } from '../conformance/index.ts';
-import type { Bundle } from '../contract/index.ts';
+import type { Bundle, BundleOperation } from '../contract/index.ts';
 import type { RecordedExchange, Recording } from '../proxy/index.ts';
 import { type DriftKind, type DriftReport, Findings, type NullSeen, type Suggestion } from './findings.ts';
 import { walkValue } from './walk.ts';
@@ -48,6 +48,35 @@ function typeName(value: unknown): string {
   return Array.isArray(value) ? 'array' : typeof value;
 }
 
+/** Rank of a kind when one value breaks several rules (int32 `maximum` and `format`): the first names it. */
+const RANK: DriftKind[] = ['null', 'type', 'enum', 'bounds', 'status', 'schema'];
+
+/** The schema breaks of one exchange: one kind per field (normalized), the most telling. */
+function schemaBreaks(
+  contract: Contract,
+  operation: BundleOperation,
+  exchange: RecordedExchange,
+): Map<string, { kind: DriftKind; detail: string }> {
+  const out = new Map<string, { kind: DriftKind; detail: string }>();
+  for (const violation of contract.validateValue(operation, exchange.status, 'application/json', exchange.body)) {
+    const value = valueAt(exchange.body, violation.field);
+    const kind = kindOf(violation.rule, value);
+    if (!kind) continue;
+    const detail =
+      kind === 'enum'
+        ? `value ${shown(value)}`
+        : kind === 'type'
+          ? `got ${typeName(value)}, ${violation.message}`
+          : kind === 'null'
+            ? ''
+            : `${violation.rule}: ${violation.message}`;
+    const field = normalize(violation.field);
+    const known = out.get(field);
+    if (!known || RANK.indexOf(kind) < RANK.indexOf(known.kind)) out.set(field, { kind, detail });
+  }
+  return out;
+}
+
 export function analyzeRecording(recording: Recording, bundles: Bundle[], name = 'recording'): DriftReport {
   const contract = new Contract(bundles);
   const findings = new Findings();
@@ -61,19 +90,8 @@ export function analyzeRecording(recording: Recording, bundles: Bundle[], name =
       continue;
     }
     const { operation: id, version } = exchange;
-    for (const violation of contract.validateValue(operation, exchange.status, 'application/json', exchange.body)) {
-      const value = valueAt(exchange.body, violation.field);
-      const kind = kindOf(violation.rule, value);
-      if (!kind) continue;
-      const detail =
-        kind === 'enum'
-          ? `value ${shown(value)}`
-          : kind === 'type'
-            ? `got ${typeName(value)}, ${violation.message}`
-            : kind === 'null'
-              ? ''
-              : violation.message;
-      findings.add(kind, id, version, normalize(violation.field), detail);
+    for (const [field, { kind, detail }] of schemaBreaks(contract, operation, exchange)) {
+      findings.add(kind, id, version, field, detail);
     }
     const declared = contract.declaredResponse(operation, exchange.status);
     const schema = declared?.response?.content?.['application/json']?.schema;

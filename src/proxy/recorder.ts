@@ -9,7 +9,7 @@
  */
 import { rename, writeFile } from 'node:fs/promises';
 import type { Contract } from '../conformance/index.ts';
-import { keyField } from '../mock/index.ts';
+import { keyField, type MockFixtures } from '../mock/index.ts';
 import { type Collection, type RecordModel, valuesAt } from './records.ts';
 import type { Redactor } from './redact.ts';
 
@@ -41,8 +41,11 @@ export interface RecordingMeta {
   exchanges: RecordedExchange[];
 }
 
-/** A recording file: `--data` fixtures plus the exchanges. */
-export type Recording = { $recording: RecordingMeta } & Partial<Record<Collection, Record<string, unknown>[]>>;
+/**
+ * A recording file: `--data` fixtures (each record checked against its collection's schema before
+ * it was kept, so typed as the mock's fixtures) plus the exchanges.
+ */
+export type Recording = MockFixtures & { $recording: RecordingMeta };
 
 export interface RecorderOptions {
   file: string;
@@ -136,7 +139,7 @@ export class Recorder {
     };
     for (const [collection, records] of [...this.collections].sort(([a], [b]) => a.localeCompare(b))) {
       // Key order, as the mock keeps its collections.
-      out[collection] = [...records.entries()]
+      (out as Record<Collection, unknown>)[collection] = [...records.entries()]
         .sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b))
         .map(([, record]) => record);
     }
