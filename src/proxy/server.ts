@@ -7,7 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MAX_RESPONSE_BYTES } from '../client/index.ts';
-import { loadBundles } from '../contract/index.ts';
+import type { Contract } from '../conformance/index.ts';
+import { type Bundle, loadBundles } from '../contract/index.ts';
 import { preflightHeaders } from '../mock/index.ts';
 import { createExchangeChecker } from './check.ts';
 import { type ExchangeContext, handleExchange } from './exchange.ts';
@@ -72,24 +73,31 @@ function logOutcome(log: (line: string) => void, request: IncomingMessage, outco
   }
 }
 
+function createRecorder(
+  options: ProxyOptions,
+  upstream: string,
+  bundles: Bundle[],
+  contract: Contract,
+): Recorder | undefined {
+  if (options.record === undefined) return undefined;
+  return new Recorder({
+    file: options.record,
+    upstream,
+    ...(options.recordLimit !== undefined && { limit: options.recordLimit }),
+    redactor: createRedactor(options.redact ?? DEFAULT_REDACT),
+    model: recordModel(bundles),
+    contract,
+    onError: (error) => options.log?.(`recording not written: ${error.message}`),
+  });
+}
+
 export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const upstream = createUpstream(parseUpstream(options.upstream));
   const bundles = loadBundles(options.bundlesDir);
   const checker = createExchangeChecker(bundles);
   const builder = new ReportBuilder(upstream.name);
   const log = options.log;
-  const recorder =
-    options.record === undefined
-      ? undefined
-      : new Recorder({
-          file: options.record,
-          upstream: upstream.name,
-          ...(options.recordLimit !== undefined && { limit: options.recordLimit }),
-          redactor: createRedactor(options.redact ?? DEFAULT_REDACT),
-          model: recordModel(bundles),
-          contract: checker.contract,
-          onError: (error) => log?.(`recording not written: ${error.message}`),
-        });
+  const recorder = createRecorder(options, upstream.name, bundles, checker.contract);
   // A recording that cannot be written fails now, not after an hour of traffic.
   await recorder?.flush();
   const context: ExchangeContext = {
