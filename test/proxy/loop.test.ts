@@ -12,9 +12,8 @@ import { createAdminClient, paginate, unwrap } from '../../src/client/index.ts';
 import { type DriftReport, runDrift } from '../../src/drift/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { createHandlers } from '../../src/msw/index.ts';
-import type { Recording } from '../../src/proxy/index.ts';
-import { startProxy } from '../../src/proxy/index.ts';
-import { PLANTED, type StandIn, startStandIn } from './stand-in.ts';
+import { type Recording, startProxy } from '../../src/proxy/index.ts';
+import { type StandIn, startStandIn } from './stand-in.ts';
 
 const TOKEN = 'tok-loop-5a4b3c2d1e';
 const TAG = 'tag-secret-77';
