@@ -9,7 +9,6 @@
  * a trailer (the total, the response's included), since the answer is streamed: the body is checked
  * once it has passed through. The report and the log always have every violation.
  */
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VERSION_HEADER } from '../contract/index.ts';
 import {
@@ -69,16 +68,19 @@ function sendProblem(
   response.end(text);
 }
 
-/** The request body, at most the mock's MAX_BODY_BYTES. */
-async function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return 'too-large';
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** The request body, at most the mock's MAX_BODY_BYTES (the rest is left unread). */
+function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) resolve('too-large');
+      else chunks.push(chunk);
+    });
+    request.once('end', () => resolve(Buffer.concat(chunks)));
+    request.once('error', reject);
+  });
 }
 
 /** Stage 1: which operation and version, and what the request breaks. */
@@ -199,25 +201,24 @@ async function forward(
   body: Buffer,
 ): Promise<Outcome> {
   const base = { operation: incoming.operation, version: incoming.version, request: incoming.request, incoming };
-  const controller = new AbortController();
+  const { request: outgoing, answer: answered } = context.upstream.send(
+    incoming.method,
+    incoming.target,
+    request.headers,
+    body,
+  );
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort();
+    outgoing.destroy(new Error('upstream timeout'));
   }, context.timeoutMs);
   // A client that goes away cancels the upstream request.
-  response.on('close', () => {
-    if (!response.writableFinished) controller.abort();
+  response.once('close', () => {
+    if (!response.writableFinished) outgoing.destroy();
   });
   const name = context.upstream.name;
   try {
-    const answer = await context.upstream.send(
-      incoming.method,
-      incoming.target,
-      request.headers,
-      body,
-      controller.signal,
-    );
+    const answer = await answered;
     const status = answer.statusCode ?? 502;
     if (Number(answer.headers['content-length']) > context.maxResponseBytes) {
       answer.destroy();
@@ -227,13 +228,7 @@ async function forward(
     }
     const bodyless = incoming.method === 'HEAD' || status === 204 || status === 304;
     response.writeHead(status, headersFor(request, answer, incoming.request.length, bodyless));
-    const text = await stream(
-      answer,
-      response,
-      isJson(answer.headers['content-type']),
-      context.maxResponseBytes,
-      controller.signal,
-    );
+    const text = await stream(answer, response, isJson(answer.headers['content-type']), context.maxResponseBytes);
     const checked = incoming.route
       ? context.checker.checkResponse(incoming.route, status, answer.headers['content-type'] ?? null, text)
       : [];
@@ -263,24 +258,34 @@ async function forward(
   }
 }
 
-/** Copies the answer to the client as it comes (backpressure kept); returns the JSON text it kept. */
-async function stream(
-  answer: IncomingMessage,
-  response: ServerResponse,
-  keep: boolean,
-  max: number,
-  signal: AbortSignal,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of answer) {
-    size += (chunk as Buffer).length;
-    // The client's bound (MAX_RESPONSE_BYTES): beyond it the answer is cut, never buffered.
-    if (size > max) throw new Error(`the upstream answer exceeds ${max} bytes`);
-    if (keep) chunks.push(chunk as Buffer);
-    if (!response.write(chunk)) await once(response, 'drain', { signal });
-  }
-  return keep ? Buffer.concat(chunks).toString('utf8') : '';
+/** Copies the answer to the client as it comes (backpressure kept); resolves with the JSON text it kept. */
+function stream(answer: IncomingMessage, response: ServerResponse, keep: boolean, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    answer.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // The client's bound (MAX_RESPONSE_BYTES): beyond it the answer is cut, never buffered.
+      if (size > max) {
+        answer.destroy(new Error(`the upstream answer exceeds ${max} bytes`));
+        return;
+      }
+      if (keep) chunks.push(chunk);
+      // Corked until the next turn: a body that ends now leaves in one write with its trailer.
+      response.cork();
+      setImmediate(() => response.uncork());
+      if (!response.write(chunk)) {
+        answer.pause();
+        response.once('drain', () => answer.resume());
+      }
+    });
+    answer.once('end', () => resolve(keep ? Buffer.concat(chunks).toString('utf8') : ''));
+    answer.once('error', reject);
+    // Destroyed without an error (the client left, the timeout): no 'end' will come.
+    answer.once('close', () => {
+      if (!answer.complete) reject(new Error('the upstream answer was cut'));
+    });
+  });
 }
 
 /** Stage 4 (`--record`): a 2xx JSON answer of a known operation goes to the recording. */

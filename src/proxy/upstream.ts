@@ -5,7 +5,13 @@
  * and the one outgoing request, on a keep-alive agent. Redirects are never followed: node:http hands
  * the 3xx back, and the proxy passes it to the client as is.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1). */
@@ -28,13 +34,13 @@ export interface Upstream {
   readonly name: string;
   /** The URL a request target (`/tickets/7/?x=1`) goes to. */
   urlOf(target: string): URL;
+  /** Sends one request: `request` to cancel it (destroy), `answer` once the status and headers came. */
   send(
     method: string,
     target: string,
     headers: IncomingHttpHeaders,
     body: Uint8Array,
-    signal: AbortSignal,
-  ): Promise<IncomingMessage>;
+  ): { request: ClientRequest; answer: Promise<IncomingMessage> };
   close(): void;
 }
 
@@ -57,11 +63,13 @@ export function createUpstream(base: URL): Upstream {
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const request = secure ? httpsRequest : httpRequest;
   const name = `${base.protocol}//${base.host}${basePath}`;
+  const hostname = base.hostname.replace(/^\[|\]$/g, '');
+  const port = base.port || (secure ? 443 : 80);
   const urlOf = (target: string) => new URL(`${basePath}${target}`, `${base.protocol}//${base.host}`);
   return {
     name,
     urlOf,
-    send(method, target, headers, body, signal) {
+    send(method, target, headers, body) {
       const outgoing: Record<string, string | string[]> = {};
       for (const [header, value] of Object.entries(headers)) {
         if (value === undefined || HOP_BY_HOP.has(header) || header === 'accept-encoding') continue;
@@ -71,11 +79,15 @@ export function createUpstream(base: URL): Upstream {
       if (body.length > 0 || !['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method)) {
         outgoing['content-length'] = String(body.length);
       }
-      return new Promise((resolve, reject) => {
-        const outgoingRequest = request(urlOf(target), { method, headers: outgoing, agent, signal }, resolve);
-        outgoingRequest.on('error', reject);
-        outgoingRequest.end(body.length > 0 ? body : undefined);
+      // Options, not a URL object: this runs once per exchange.
+      const options = { hostname, port, path: `${basePath}${target}`, method, headers: outgoing, agent };
+      const outgoingRequest = request(options);
+      const answer = new Promise<IncomingMessage>((resolve, reject) => {
+        outgoingRequest.once('response', resolve);
+        outgoingRequest.once('error', reject);
       });
+      outgoingRequest.end(body.length > 0 ? body : undefined);
+      return { request: outgoingRequest, answer };
     },
     close: () => agent.destroy(),
   };
