@@ -114,6 +114,7 @@ function wrk(url: string, seconds: number): WrkResult {
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), p50: percentile('50'), p99: percentile('99') };
 }
 
+const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)} ms`;
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
 
 const latency = (list: WrkResult[]) => ({
@@ -150,8 +151,8 @@ async function overhead(ticket: string): Promise<BenchRow[]> {
     return [
       row('bare upstream p50 / p99', pair(bare)),
       row('through the proxy p50 / p99', pair(proxied)),
-      row('proxy: added p50', `+${(proxied.p50 - bare.p50).toFixed(2)} ms`, '<= +1 ms'),
-      row('proxy: added p99', `+${(proxied.p99 - bare.p99).toFixed(2)} ms`, '<= +5 ms'),
+      row('proxy: added p50', signed(proxied.p50 - bare.p50), '<= +1 ms'),
+      row('proxy: added p99', signed(proxied.p99 - bare.p99), '<= +5 ms'),
       row('reference: pipe-only proxy p50 / p99', pair(piped)),
       row(
         'reference: pipe-only added p50 / p99',

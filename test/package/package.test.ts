@@ -147,6 +147,7 @@ describe('the tarball', () => {
       '.',
       './mock',
       './msw',
+      './proxy',
       './openapi/*.json',
       './openapi/*.yaml',
       './types/*',
