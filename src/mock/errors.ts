@@ -16,6 +16,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { formatField, type Violation } from '../validation/index.ts';
+import { PROBLEMS } from './problems.ts';
 
 export type { Violation };
 
@@ -52,21 +53,18 @@ export function normalizeViolation(violation: PrismViolation, headerNames: Reado
   return { field: formatField(location), rule, message: violation.message, location };
 }
 
+/** Type URIs by their historical names (the catalogue is ./problems.ts). */
 export const PROBLEM_TYPES = {
-  invalid: 'https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY',
-  malformedJson: 'urn:store-admin-mock:malformed-json',
-  malformedUrl: 'urn:store-admin-mock:malformed-url',
-  unsupportedVersion: 'urn:store-admin-mock:unsupported-version',
-  unauthorized: 'urn:store-admin-mock:unauthorized',
-  notFound: 'urn:store-admin-mock:not-found',
-  methodNotAllowed: 'urn:store-admin-mock:method-not-allowed',
-  badPrefer: 'urn:store-admin-mock:bad-prefer',
-  tooLarge: 'urn:store-admin-mock:payload-too-large',
-  internal: 'urn:store-admin-mock:internal-error',
-  /** The proxy's: its upstream could not be reached (502) or did not answer in time (504). */
-  badGateway: 'urn:store-admin-mock:bad-gateway',
-  gatewayTimeout: 'urn:store-admin-mock:gateway-timeout',
-  upstreamTooLarge: 'urn:store-admin-mock:upstream-response-too-large',
+  invalid: PROBLEMS.invalidRequest.type,
+  malformedJson: PROBLEMS.malformedJson.type,
+  malformedUrl: PROBLEMS.malformedUrl.type,
+  unsupportedVersion: PROBLEMS.unsupportedVersion.type,
+  unauthorized: PROBLEMS.unauthorized.type,
+  notFound: PROBLEMS.notFound.type,
+  methodNotAllowed: PROBLEMS.methodNotAllowed.type,
+  badPrefer: PROBLEMS.badPrefer.type,
+  tooLarge: PROBLEMS.tooLarge.type,
+  internal: PROBLEMS.internal.type,
 } as const;
 
 export function problem(

@@ -9,10 +9,10 @@
  * problem bodies naming each field and rule (./errors.ts). docs/mock.md is the user documentation.
  */
 export * from './browser.ts';
-// For the proxy (src/proxy): the per-operation request validators, the fixture collections and
-// their keys, the route refusals and the CORS headers, so that it behaves as the mock does.
+// For the proxy (src/proxy): the per-operation request validators, the catalogue's refusals, the
+// route refusals and the CORS headers, so that it judges and answers as the mock does.
 export { corsHeaders, preflightHeaders } from './cors.ts';
-export { FIXTURE_SCHEMAS } from './engine.ts';
+export { type Refusal, refusal } from './problems.ts';
 export { routeRefusal, summarize } from './refusals.ts';
 export {
   DEFAULT_HOST,
@@ -22,5 +22,4 @@ export {
   readFixtures,
   startMock,
 } from './server.ts';
-export { keyField } from './state.ts';
 export { compileValidators, type OperationValidator } from './validate.ts';

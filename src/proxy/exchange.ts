@@ -14,9 +14,9 @@ import { VERSION_HEADER } from '../contract/index.ts';
 import {
   corsHeaders,
   MAX_BODY_BYTES,
-  PROBLEM_TYPES,
   type Problem,
-  problem,
+  type Refusal,
+  refusal,
   routeRefusal,
   summarize,
 } from '../mock/index.ts';
@@ -114,16 +114,12 @@ function describe(context: ExchangeContext, request: IncomingMessage, body: Buff
 }
 
 /** Stage 2 (`--strict`): the mock's refusal of a request that breaks the contract. */
-function refusal(
-  context: ExchangeContext,
-  incoming: Incoming,
-  versionHeader: string | undefined,
-): { body: Problem; headers?: Record<string, string> } {
+function strictRefusal(context: ExchangeContext, incoming: Incoming, versionHeader: string | undefined): Refusal {
   if (incoming.route) {
     const { operation, version } = incoming;
     const violations = incoming.request.map((v) => ({ ...v, location: v.location ?? [v.field] }));
     const detail = `The request breaks the contract of ${operation} (${version}): ${summarize(violations)}.`;
-    return { body: problem(422, PROBLEM_TYPES.invalid, 'Invalid request', detail, violations, { operation, version }) };
+    return refusal('invalidRequest', detail, violations, { operation, version });
   }
   const route = context.checker.route(incoming.method, incoming.pathname, versionHeader);
   if (route.kind === 'matched') throw new Error('a routed request has no route refusal');
@@ -142,12 +138,7 @@ export async function handleExchange(
     sendProblem(
       request,
       response,
-      problem(
-        413,
-        PROBLEM_TYPES.tooLarge,
-        'Payload too large',
-        `The proxy forwards bodies up to ${MAX_BODY_BYTES} bytes.`,
-      ),
+      refusal('tooLarge', `The proxy forwards bodies up to ${MAX_BODY_BYTES} bytes.`).body,
       { Connection: 'close' },
     );
     return { operation: '(unrouted)', version: '-', status: 413, request: [], response: [], kind: 'refused' };
@@ -161,7 +152,7 @@ export async function handleExchange(
     incoming,
   };
   if (context.strict && incoming.request.length > 0) {
-    const refused = refusal(context, incoming, headerOf(request, VERSION_HEADER));
+    const refused = strictRefusal(context, incoming, headerOf(request, VERSION_HEADER));
     sendProblem(request, response, refused.body, {
       ...refused.headers,
       [VIOLATIONS_HEADER]: String(incoming.request.length),
@@ -223,7 +214,7 @@ async function forward(
     if (Number(answer.headers['content-length']) > context.maxResponseBytes) {
       answer.destroy();
       const detail = `The upstream ${name} answered ${answer.headers['content-length']} bytes, over the proxy's bound of ${context.maxResponseBytes}.`;
-      sendProblem(request, response, problem(502, PROBLEM_TYPES.upstreamTooLarge, 'Upstream answer too large', detail));
+      sendProblem(request, response, refusal('upstreamTooLarge', detail).body);
       return { ...base, status: 502, response: [], kind: 'unreachable' };
     }
     const bodyless = incoming.method === 'HEAD' || status === 204 || status === 304;
@@ -243,15 +234,11 @@ async function forward(
     }
     if (timedOut) {
       const detail = `The upstream ${name} did not answer within ${context.timeoutMs} ms (--upstream-timeout).`;
-      sendProblem(request, response, problem(504, PROBLEM_TYPES.gatewayTimeout, 'Upstream timeout', detail));
+      sendProblem(request, response, refusal('gatewayTimeout', detail).body);
       return { ...base, status: 504, response: [], kind: 'timeout' };
     }
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    sendProblem(
-      request,
-      response,
-      problem(502, PROBLEM_TYPES.badGateway, 'Bad gateway', `The upstream ${name} could not be reached (${code}).`),
-    );
+    sendProblem(request, response, refusal('badGateway', `The upstream ${name} could not be reached (${code}).`).body);
     return { ...base, status: 502, response: [], kind: 'unreachable' };
   } finally {
     clearTimeout(timer);

@@ -9,7 +9,7 @@
  */
 import { rename, writeFile } from 'node:fs/promises';
 import type { Contract } from '../conformance/index.ts';
-import { keyField, type MockFixtures } from '../mock/index.ts';
+import type { MockFixtures } from '../mock/index.ts';
 import { type Collection, type RecordModel, valuesAt } from './records.ts';
 import type { Redactor } from './redact.ts';
 
@@ -105,7 +105,7 @@ export class Recorder {
       records = new Map();
       this.collections.set(collection, records);
     }
-    const key = String(record[keyField(collection)] ?? '');
+    const key = String(record[check.key] ?? '');
     if (!records.has(key) && records.size >= this.limit) {
       this.dropped++;
       return;

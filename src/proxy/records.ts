@@ -1,16 +1,16 @@
 /**
- * Where the records of the store's collections sit in each operation's answer, derived from the
- * contract: a collection's records are those of the schema its `--data` fixtures are checked against
- * (the mock's FIXTURE_SCHEMAS: e.g. `subscriptions` are the `Subscription` items of a list page), and
- * every place an answer's schema holds that same component (`results[]` of a list, the body of a
- * read, `moved_fulfillment_order` of a move) is a record site. No table of our own: a new operation
- * whose answer holds a `Ticket` is recorded into `tickets` without a change here. A record of
- * another version's shape (`SubscriptionV20230210`) is another component, so it is not taken.
+ * Where the records of the store's collections sit in each operation's answer, through the mock's
+ * declared model (`describeModel()`): each collection names its key, the contract schema its
+ * records satisfy (the one `--data` fixtures are checked against) and the operations whose answers
+ * carry them. Inside such an answer, the records are wherever its schema holds that same component
+ * (`results[]` of a list, the body of a read, `moved_fulfillment_order` of a move): the contract
+ * says where, the model says what. A record of another version's shape (`SubscriptionV20230210`)
+ * is another component, so it is not taken.
  */
 import { type Bundle, type BundleOperation, deref, type Json } from '../contract/index.ts';
-import { FIXTURE_SCHEMAS } from '../mock/index.ts';
+import { describeModel, type FixtureCollection } from '../mock/index.ts';
 
-export type Collection = keyof typeof FIXTURE_SCHEMAS;
+export type Collection = FixtureCollection;
 /** A data path: property names and `[]` for every element of an array. */
 type DataPath = string[];
 
@@ -23,6 +23,8 @@ export interface RecordSite {
 export interface FixtureCheck {
   operation: BundleOperation;
   shape: 'item' | 'body' | 'element';
+  /** The key field (`id`, orders `number`). */
+  key: string;
 }
 
 const SHAPE_PATHS = { body: [], item: ['results', '[]'], element: ['[]'] } as const;
@@ -71,29 +73,30 @@ export interface RecordModel {
 
 export function recordModel(bundles: Bundle[]): RecordModel {
   const checks = new Map<Collection, FixtureCheck>();
-  const components = new Map<string, Collection>();
-  for (const [collection, spec] of Object.entries(FIXTURE_SCHEMAS) as [
-    Collection,
-    (typeof FIXTURE_SCHEMAS)[Collection],
-  ][]) {
-    // The first bundle serving the operation, as the mock's fixture check picks it.
-    const bundle = bundles.find((b) => b.operations.some((o) => o.operationId === spec.operationId));
-    const operation = bundle?.operations.find((o) => o.operationId === spec.operationId);
-    if (!bundle || !operation) continue;
-    checks.set(collection, { operation, shape: spec.shape });
-    const site = refSites(bundle.document, successSchema(bundle, operation)).find((s) =>
-      samePath(s.path, SHAPE_PATHS[spec.shape]),
-    );
-    if (site) components.set(componentName(site.ref), collection);
-  }
   const sites = new Map<string, RecordSite[]>();
-  for (const bundle of bundles) {
-    for (const operation of bundle.operations) {
-      const found = refSites(bundle.document, successSchema(bundle, operation)).flatMap(({ ref, path }) => {
-        const collection = components.get(componentName(ref));
-        return collection ? [{ collection, path }] : [];
-      });
-      sites.set(`${bundle.version} ${operation.operationId}`, found);
+  for (const view of describeModel()) {
+    if (!view.schema) continue; // an internal collection (locations)
+    const collection = view.name as Collection;
+    const { operationId, shape } = view.schema;
+    // The first bundle serving the operation, as the mock's fixture check picks it.
+    const bundle = bundles.find((b) => b.operations.some((o) => o.operationId === operationId));
+    const operation = bundle?.operations.find((o) => o.operationId === operationId);
+    if (!bundle || !operation) continue;
+    checks.set(collection, { operation, shape, key: view.key });
+    const record = refSites(bundle.document, successSchema(bundle, operation)).find((s) =>
+      samePath(s.path, SHAPE_PATHS[shape]),
+    );
+    if (!record) continue;
+    const component = componentName(record.ref);
+    for (const servedBy of bundles.flatMap((b) =>
+      b.operations.filter((o) => view.servedBy.includes(o.operationId)).map((o) => [b, o] as const),
+    )) {
+      const [servingBundle, served] = servedBy;
+      const key = `${servingBundle.version} ${served.operationId}`;
+      const found = refSites(servingBundle.document, successSchema(servingBundle, served))
+        .filter((site) => componentName(site.ref) === component)
+        .map((site) => ({ collection, path: site.path }));
+      sites.set(key, [...(sites.get(key) ?? []), ...found]);
     }
   }
   return {

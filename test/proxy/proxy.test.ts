@@ -225,7 +225,7 @@ describe('--strict', () => {
     expect(upstream.received.length).toBe(before);
     expect(answer.status).toBe(422);
     expect(JSON.parse(answer.body)).toMatchObject({
-      type: 'https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY',
+      type: 'urn:store-admin-mock:invalid-request',
       operation: 'listFulfillmentOrders',
       validation: [expect.objectContaining({ field: 'query.status[0]', rule: 'enum' })],
     });
