@@ -17,6 +17,7 @@ export { routeRefusal, summarize } from './refusals.ts';
 export {
   DEFAULT_HOST,
   DEFAULT_PORT,
+  listen,
   type MockOptions,
   type MockServer,
   readFixtures,

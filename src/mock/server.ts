@@ -7,7 +7,7 @@
  * node: modules are imported when startMock runs, so that this module (and the package's `./mock`
  * entry) stays importable in a browser bundle, where only the engine is used.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import {
@@ -230,19 +230,8 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     );
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${urlHost}:${address.port}`,
-    host: address.address,
-    port: address.port,
+    ...(await listen(server, port, host)),
     versions,
     operations,
     mode: isStatic ? 'static' : 'stateful',
@@ -257,3 +246,21 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
 }
 
 class BusyError extends Error {}
+
+/** Listens on `port` (0: a free one) and `host`; the URL, address and port it got. */
+export async function listen(
+  server: Server,
+  port: number,
+  host: string,
+): Promise<{ url: string; host: string; port: number }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { url: `http://${urlHost}:${address.port}`, host: address.address, port: address.port };
+}

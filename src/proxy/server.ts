@@ -5,11 +5,10 @@
  * `close()` stops it, writes the recording a last time and resolves with the final report.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { MAX_RESPONSE_BYTES } from '../client/index.ts';
 import type { Contract } from '../conformance/index.ts';
 import { type Bundle, loadBundles } from '../contract/index.ts';
-import { preflightHeaders } from '../mock/index.ts';
+import { listen, preflightHeaders } from '../mock/index.ts';
 import { createExchangeChecker } from './check.ts';
 import { type ExchangeContext, handleExchange } from './exchange.ts';
 import { Recorder } from './recorder.ts';
@@ -145,19 +144,8 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       response.end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? DEFAULT_PROXY_PORT, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${urlHost}:${address.port}`,
-    host: address.address,
-    port: address.port,
+    ...(await listen(server, options.port ?? DEFAULT_PROXY_PORT, options.host ?? '127.0.0.1')),
     upstream: upstream.name,
     report,
     async close() {
