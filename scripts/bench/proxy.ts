@@ -22,7 +22,6 @@ import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
 import { freePort } from '../lib/net.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/tsx/dist/cli.mjs');
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '3' }, runs: { type: 'string', default: '3' } },
 });
@@ -127,7 +126,18 @@ async function overhead(ticket: string): Promise<BenchRow[]> {
   const [upstreamPort, proxyPort, pipePort] = [await freePort(), await freePort(), await freePort()];
   const upstream = await startChild(['-e', BARE_SERVER], { PORT: String(upstreamPort), BODY: ticket }, /ready/);
   const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
-  const proxyArgs = [TSX, 'src/cli/bin.ts', 'proxy', '--upstream', upstreamUrl, '--port', String(proxyPort), '--quiet'];
+  // `node --import tsx`, not tsx's CLI (which runs the script in a second process): one process to kill.
+  const proxyArgs = [
+    '--import',
+    'tsx',
+    'src/cli/bin.ts',
+    'proxy',
+    '--upstream',
+    upstreamUrl,
+    '--port',
+    String(proxyPort),
+    '--quiet',
+  ];
   const proxy = await startChild(proxyArgs, {}, /listening on/);
   const pipe = await startChild(
     ['-e', PIPE_PROXY],
@@ -160,7 +170,10 @@ async function overhead(ticket: string): Promise<BenchRow[]> {
       ),
     ];
   } finally {
-    for (const child of [proxy, pipe, upstream]) child.kill('SIGKILL');
+    for (const child of [proxy, pipe, upstream]) {
+      child.kill('SIGKILL');
+      child.stdout?.destroy();
+    }
   }
 }
 
