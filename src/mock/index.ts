@@ -23,4 +23,4 @@ export {
   readFixtures,
   startMock,
 } from './server.ts';
-export { compileValidators, type OperationValidator } from './validate.ts';
+export { type OperationValidator, validatorsOf } from './validate.ts';

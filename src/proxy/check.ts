@@ -9,11 +9,11 @@
 import { Contract } from '../conformance/index.ts';
 import { type Bundle, type BundleOperation, VERSION_HEADER } from '../contract/index.ts';
 import {
-  compileValidators,
   createRouter,
   type OperationValidator,
   type RouteResult,
   templateToRegExp,
+  validatorsOf,
 } from '../mock/index.ts';
 import type { Violation } from '../validation/index.ts';
 
@@ -75,7 +75,7 @@ function parseBody(bytes: Uint8Array): { value: unknown } | { violation: Exchang
 
 export function createExchangeChecker(bundles: Bundle[]): ExchangeChecker {
   const entries = bundles.flatMap((bundle) => {
-    const validators = compileValidators(bundle);
+    const validators = validatorsOf(bundle);
     return bundle.operations.map((operation) => ({
       method: operation.method,
       path: operation.path,

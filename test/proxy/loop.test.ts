@@ -47,8 +47,15 @@ beforeAll(async () => {
     await client.withVersion('2023-02-10').GET('/stockrecords/{id}/', { params: { path: { id: 4 } } }),
   );
   read.store = unwrap(await client.GET('/store/'));
+  // An open fulfillment order moved to another location (the mock refuses a move to its own).
+  const open = unwrap(await client.GET('/fulfillment-orders/', { params: { query: { status: ['open'] } } }));
+  const order = open.results?.[0];
+  const to = [12, 14, 31, 40].find((location) => location !== order?.assigned_location?.id) as number;
   read.moved = unwrap(
-    await client.POST('/fulfillment-orders/{id}/move/', { params: { path: { id: 2 } }, body: { new_location_id: 14 } }),
+    await client.POST('/fulfillment-orders/{id}/move/', {
+      params: { path: { id: order?.id as number } },
+      body: { new_location_id: to },
+    }),
   );
   await proxy.close();
   recording = JSON.parse(readFileSync(FILE, 'utf8')) as Recording;

@@ -28,15 +28,17 @@ it('rewrites the file atomically: read while the proxy records, it always parses
       await new Promise((resolve) => setImmediate(resolve));
     }
   })();
+  let listed = 0;
   for (const status of ['active', 'paused', 'canceled', 'past_due', 'retrying']) {
-    await fetch(`${proxy.url}/subscriptions/?status=${status}`, { headers: HEADERS });
+    const page = await fetch(`${proxy.url}/subscriptions/?status=${status}`, { headers: HEADERS });
+    listed += ((await page.json()) as { results: unknown[] }).results.length;
     await new Promise((resolve) => setTimeout(resolve, 60)); // past the write delay: one write each
   }
   await proxy.close();
   done = true;
   await reader;
   expect(reads).toBeGreaterThan(10);
-  expect((JSON.parse(readFileSync(file, 'utf8')) as Recording).subscriptions).toHaveLength(44); // one trialing: skipped
+  expect((JSON.parse(readFileSync(file, 'utf8')) as Recording).subscriptions).toHaveLength(listed - 1); // one trialing: skipped
 });
 
 it('redacts the fields asked for, and nothing with an empty set', async () => {
@@ -52,7 +54,7 @@ it('redacts the fields asked for, and nothing with an empty set', async () => {
   }
   const names = (JSON.parse(readFileSync(redacted, 'utf8')) as Recording).subscriptions ?? [];
   const real = (JSON.parse(readFileSync(plain, 'utf8')) as Recording).subscriptions ?? [];
-  expect(real[0]?.user?.first_name).toBe('Jonas');
+  expect(real[0]?.user?.first_name).toMatch(/^[A-Z][a-z]+$/);
   expect(names[0]?.user?.first_name).toMatch(/^redacted-[0-9a-f]{12}$/);
   expect(names[0]?.user?.email).toBe(real[0]?.user?.email); // not in the set: kept
   // Same input, same fake; another input, another fake.
