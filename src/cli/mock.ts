@@ -9,21 +9,25 @@ import { parseArgs } from 'node:util';
 import { listExamples, loadBundles, VERSION_HEADER } from '../contract/index.ts';
 import {
   DEFAULT_HOST,
+  DEFAULT_LIMITS,
   DEFAULT_PAGE_SIZE,
   DEFAULT_PORT,
   DEFAULT_SEED,
   FixtureError,
+  type MockLimits,
   scenarioFromFlag,
   startMock,
 } from '../mock/index.ts';
 import { CommandError, UsageError } from './exit-codes.ts';
 
-export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--data FILE]
+export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--max-records N] [--max-state-bytes N] [--data FILE]
      [--fail F[:OP]] [--delay MS[:OP]] [--static [--dynamic]] [--bundles-dir DIR] [--quiet] [--examples]
   --port, --host   where to listen (default 127.0.0.1:4010; the PORT and HOST variables are read too, flags win)
   --seed S         seed of the generated store: same seed, same data (default "${DEFAULT_SEED}")
   --page-size N    records per list page (default ${DEFAULT_PAGE_SIZE})
   --shared-state   one state for every token (default: one state per bearer token)
+  --max-records N  records a token's state may create per collection (default ${DEFAULT_LIMITS.maxRecords})
+  --max-state-bytes N  JSON bytes of records a token's state may hold of its own (default ${DEFAULT_LIMITS.maxStateBytes})
   --data FILE      JSON fixtures (records per resource) replacing the seeded ones, checked against the contract
   --static         serve the contract's examples with Prism instead of the data-backed store
   --dynamic        with --static: data generated from the schemas by Prism (same --seed, same data)
@@ -46,6 +50,8 @@ function parse(args: string[]) {
         seed: { type: 'string', default: DEFAULT_SEED },
         'page-size': { type: 'string' },
         'shared-state': { type: 'boolean', default: false },
+        'max-records': { type: 'string' },
+        'max-state-bytes': { type: 'string' },
         data: { type: 'string' },
         fail: { type: 'string', multiple: true },
         delay: { type: 'string', multiple: true },
@@ -98,16 +104,31 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
   if (!/^\d+$/.test(pageSizeText) || pageSize < 1 || pageSize > 1000) {
     throw new UsageError(`Invalid --page-size "${pageSizeText}": a number from 1 to 1000.`);
   }
+  const limits: Partial<MockLimits> = {};
+  for (const [flag, name] of [
+    ['max-records', 'maxRecords'],
+    ['max-state-bytes', 'maxStateBytes'],
+  ] as const) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    if (!/^\d{1,15}$/.test(text) || Number(text) < 1)
+      throw new UsageError(`Invalid --${flag} "${text}": a positive whole number.`);
+    limits[name] = Number(text);
+  }
   const flags = [
     ...(values.fail ?? []).map((text) => ['fail', text] as const),
     ...(values.delay ?? []).map((text) => ['delay', text] as const),
   ];
   if (
     isStatic &&
-    (values.data !== undefined || values['shared-state'] || values['page-size'] !== undefined || flags.length > 0)
+    (values.data !== undefined ||
+      values['shared-state'] ||
+      values['page-size'] !== undefined ||
+      Object.keys(limits).length > 0 ||
+      flags.length > 0)
   ) {
     throw new UsageError(
-      '--data, --shared-state, --page-size, --fail and --delay apply to the data-backed mock, not to --static.',
+      '--data, --shared-state, --page-size, --max-records, --max-state-bytes, --fail and --delay apply to the data-backed mock, not to --static.',
     );
   }
   const scenarios = flags.map(([flag, text]) => {
@@ -136,7 +157,7 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
     host,
     port,
     seed,
-    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'], scenarios }),
+    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'], scenarios, limits }),
     ...(values.data !== undefined && { dataFile: values.data }),
     ...(bundlesDir !== undefined && { bundlesDir }),
     ...(!values.quiet && { log: (line: string) => console.log(line) }),

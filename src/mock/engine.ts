@@ -27,7 +27,7 @@ import { store } from './stages/store.ts';
 import { validation } from './stages/validation.ts';
 import { version } from './stages/version.ts';
 import { view } from './stages/view.ts';
-import { State } from './state.ts';
+import { State, type StateView } from './state.ts';
 import { targetsOf } from './targets.ts';
 import { createTokenStates } from './tokens.ts';
 
@@ -69,8 +69,14 @@ export interface MockEngine {
   handleRaw(request: RawRequest): Promise<RawResponse>;
   /** Back to the seeded data: one token's state, or every state. */
   reset(token?: string): void;
-  /** The data a token (or the shared state) sees now. */
+  /** The data a token (or the shared state) sees now (a deep copy). */
   snapshot(token?: string): StoreData;
+  /**
+   * A read-only view of the state a token sees now, without copying: records by key, its revision
+   * (writes committed) and the records its last write stored. For tests and tools; do not change
+   * the records.
+   */
+  inspect(token?: string): StateView;
   readonly versions: string[];
   /** Number of operations served, counted once per method and path. */
   readonly operations: number;
@@ -139,6 +145,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     handleRaw,
     reset: (token) => core.states.reset(token),
     snapshot: (token) => structuredClone(core.states.seen(token).data),
+    inspect: (token) => core.states.seen(token),
     versions: [...core.router.versions],
     operations: new Set(targets.map((t) => `${t.method} ${t.path}`)).size,
     seed,

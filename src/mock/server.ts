@@ -18,6 +18,7 @@ import {
   type MockEngine,
   type RawResponse,
 } from './engine.ts';
+import type { MockLimits } from './limits.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
 import { refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
@@ -51,6 +52,8 @@ export interface MockOptions {
   now?: () => Date;
   /** Failure scenarios (429, 503, 500, drop, delays) for every request or one operation. */
   scenarios?: readonly Scenario[];
+  /** Limits of a token's state and of a request (./limits.ts); each defaults. */
+  limits?: Partial<MockLimits>;
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
   maxBufferedBytes?: number;
 }
@@ -134,6 +137,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       ...(options.sharedState !== undefined && { sharedState: options.sharedState }),
       ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
       ...(options.now !== undefined && { now: options.now }),
+      ...(options.limits !== undefined && { limits: options.limits }),
       ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
     });
     engine = created;

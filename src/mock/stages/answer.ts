@@ -9,8 +9,7 @@ import { json } from './respond.ts';
 export function answer(context: RequestContext): RawResponse {
   const result = context.result;
   if (result?.kind === 'write') {
-    const state = context.core.states.write(context.token);
-    for (const [collection, record] of result.changes) state.put(collection, record);
+    context.core.states.write(context.token).commit(result.changes);
   }
   const headers = result?.kind === 'list' ? { ...context.served, ...result.headers } : context.served;
   return json(200, context.shown, headers, context.version);
