@@ -30,6 +30,12 @@ Commands:
   fuzz --base-url URL --token TOKEN [--seed S] [--cases N] [--allow-writes] [--json] [...]
       Property-based testing of a running server: valid and invalid requests drawn from the
       contract, failures shrunk to a curl command. Needs the optional peer fast-check.
+  proxy --upstream URL [--port N] [--record FILE] [--strict] ...
+      Forward the API's traffic to a real server, check every exchange against the contract, report
+      the violations, and record the 2xx answers as data the mock loads (--data). \`${BIN} proxy --help\`.
+  drift --recording FILE [--base-url URL --token TOKEN] [--json]
+      Report what a recording shows that the contract does not say; with --base-url, replay its reads
+      against a server and diff the answers' shapes.
   types --version V --out FILE
       Write the TypeScript path types of API version V, generated with openapi-typescript from the
       packaged bundle (the same output as ${PACKAGE}/types/V). Needs the optional peer openapi-typescript.
@@ -101,6 +107,17 @@ async function fuzz(args: string[]): Promise<ExitCode> {
   return command.runFuzzCommand(args, () => withPeers('fuzz', ['fast-check'], () => import('../fuzz/index.ts')));
 }
 
+async function proxy(args: string[]): Promise<ExitCode> {
+  const command = await import('./proxy.ts');
+  await command.runProxyCommand(args); // the server keeps the process alive until a signal
+  return EXIT.ok;
+}
+
+async function drift(args: string[]): Promise<ExitCode> {
+  const command = await import('./drift.ts');
+  return command.runDriftCommand(args);
+}
+
 async function types(args: string[]): Promise<ExitCode> {
   const { values } = parseArgs({ args, options: { version: { type: 'string' }, out: { type: 'string' } } });
   const version = parseVersion(values.version);
@@ -141,6 +158,10 @@ async function dispatch(argv: string[]): Promise<ExitCode> {
       return conformance(rest);
     case 'fuzz':
       return fuzz(rest);
+    case 'proxy':
+      return proxy(rest);
+    case 'drift':
+      return drift(rest);
     case 'types':
       if (rest.includes('--help')) {
         console.log(USAGE);

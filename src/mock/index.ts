@@ -9,13 +9,20 @@
  * problem bodies naming each field and rule (./errors.ts). docs/mock.md is the user documentation.
  */
 export * from './browser.ts';
+// For the proxy (src/proxy): the per-operation request validators, the catalogue's refusals, the
+// route refusals and the CORS headers, so that it judges and answers as the mock does.
+export { corsHeaders, preflightHeaders } from './cors.ts';
+export { type Refusal, refusal } from './problems.ts';
+export { routeRefusal, summarize } from './refusals.ts';
 export {
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_TIMEOUTS,
+  listen,
   type MockOptions,
   type MockServer,
   type MockTimeouts,
   readFixtures,
   startMock,
 } from './server.ts';
+export { type OperationValidator, validatorsOf } from './validate.ts';

@@ -36,6 +36,10 @@ export const PROBLEMS = {
   scenario503: entry('scenario-503', 503, 'Service Unavailable'),
   busy: entry('busy', 503, 'Busy'),
   internal: entry('internal-error', 500, 'Mock error'),
+  // The proxy's (src/proxy): its upstream unreachable, too slow, or answering beyond the size bound.
+  badGateway: entry('bad-gateway', 502, 'Bad gateway'),
+  gatewayTimeout: entry('gateway-timeout', 504, 'Upstream timeout'),
+  upstreamTooLarge: entry('upstream-response-too-large', 502, 'Upstream answer too large'),
 } as const;
 
 export type ProblemKind = keyof typeof PROBLEMS;

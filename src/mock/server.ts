@@ -7,7 +7,7 @@
  * node: modules are imported when startMock runs, so that this module (and the package's `./mock`
  * entry) stays importable in a browser bundle, where only the engine is used.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Bundle, loadBundles } from '../contract/index.ts';
@@ -272,20 +272,10 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   // Node's own refusals (malformed request line, headers too large...) as problem details.
   server.on('clientError', answerClientError);
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  boundOrigin = `http://${urlHost}:${address.port}`;
+  const bound = await listen(server, port, host);
+  boundOrigin = bound.url;
   return {
-    url: `http://${urlHost}:${address.port}`,
-    host: address.address,
-    port: address.port,
+    ...bound,
     versions,
     operations,
     mode: isStatic ? 'static' : 'stateful',
@@ -327,4 +317,22 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/** Listens on `port` (0: a free one) and `host`; the URL, address and port it got. */
+export async function listen(
+  server: Server,
+  port: number,
+  host: string,
+): Promise<{ url: string; host: string; port: number }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { url: `http://${urlHost}:${address.port}`, host: address.address, port: address.port };
 }

@@ -21,7 +21,9 @@ const ALLOWED: Record<string, string[]> = {
   docs: ['contract'],
   msw: ['contract', 'mock'],
   fuzz: ['contract', 'validation'],
-  cli: ['contract', 'mock', 'conformance', 'fuzz', 'codegen', 'docs'],
+  proxy: ['contract', 'validation', 'mock', 'conformance', 'docs', 'client'],
+  drift: ['contract', 'conformance', 'proxy'],
+  cli: ['contract', 'mock', 'conformance', 'fuzz', 'codegen', 'docs', 'proxy', 'drift'],
 };
 
 const SRC = join(ROOT, 'src');

@@ -64,6 +64,7 @@ function check(list: Sample[], setting: (typeof SETTINGS)[number], dir: string):
       '@store-admin/contract': ['src/client/index.ts'],
       '@store-admin/contract/mock': ['src/mock/index.ts'],
       '@store-admin/contract/msw': ['src/msw/index.ts'],
+      '@store-admin/contract/proxy': ['src/proxy/index.ts'],
       // The samples' own dependencies, from this repo's node_modules (the samples sit in a temp folder).
       'msw/*': ['node_modules/msw/lib/*/index.d.mts'],
       '@store-admin/contract/types/*': ['generated/types/*.ts'],

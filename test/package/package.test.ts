@@ -172,6 +172,7 @@ describe('the tarball', () => {
       '.',
       './mock',
       './msw',
+      './proxy',
       './openapi/*.json',
       './openapi/*.yaml',
       './types/*',

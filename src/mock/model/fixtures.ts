@@ -59,6 +59,8 @@ export function applyFixtures(store: StoreData, data: unknown, source: string, c
     );
   }
   for (const [name, records] of Object.entries(data as Record<string, unknown>)) {
+    // `$`-keys are metadata (a proxy recording's `$recording`, a `$schema`), not collections.
+    if (name.startsWith('$')) continue;
     if (!FIXTURE_COLLECTIONS.includes(name)) {
       throw new FixtureError(`${source}: unknown resource "${name}" (one of ${FIXTURE_COLLECTIONS.join(', ')})`);
     }

@@ -1,0 +1,219 @@
+/**
+ * Benchmark of the validating proxy (bounded: a few seconds per run), printed as one table:
+ *   1. overhead: wrk at 20 connections (2 threads, keep-alive) against a bare node:http upstream
+ *      answering a fixed, valid ticket (GET /tickets/7/, unstable), then against the `proxy`
+ *      command in front of it, and, for reference, a minimal node:http proxy that only pipes (no
+ *      check, no report): what any Node proxy costs on this machine; added latency at p50 and p99
+ *      (median of the runs, runs alternated); targets: p50 +1 ms at most, p99 +5 ms at most;
+ *   2. validation cost per exchange, in this process: route + request check + response check of a
+ *      ticket and of a 10-record subscription page (what the proxy adds to each exchange's CPU).
+ * Upstream and proxy are child processes; wrk (Debian's) is installed with apt when missing. The
+ * machine's load average is printed beside the figures: on a shared machine, read ratios, not ms.
+ * Usage: tsx scripts/bench/proxy.ts [--seconds S] [--runs N]
+ */
+import { type ChildProcess, execFileSync, execSync, spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadBundles, VERSION_HEADER } from '../../src/contract/index.ts';
+import { createMockEngine } from '../../src/mock/index.ts';
+import { createExchangeChecker } from '../../src/proxy/index.ts';
+import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
+import { freePort } from '../lib/net.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '3' }, runs: { type: 'string', default: '3' } },
+});
+const SECONDS = Number(values.seconds);
+const RUNS = Number(values.runs);
+const CONNECTIONS = 20;
+const HEADERS = { Authorization: 'Bearer bench', [VERSION_HEADER]: 'unstable' };
+
+function ensureWrk(): void {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+  } catch (error) {
+    // wrk --version exits 1 after printing its version: only a missing binary is ENOENT.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
+    console.log('wrk is missing: installing it with apt-get (Debian package "wrk")');
+    const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
+    execSync(`${sudo}apt-get update && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y wrk`, {
+      stdio: 'inherit',
+    });
+  }
+}
+
+async function answerOf(engine: ReturnType<typeof createMockEngine>, path: string, version: string): Promise<string> {
+  const response = await engine.handle(
+    new Request(`http://bench.test${path}`, { headers: { ...HEADERS, [VERSION_HEADER]: version } }),
+  );
+  return response.text();
+}
+
+const BARE_SERVER = `
+const body = process.env.BODY;
+require('node:http').createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), '${VERSION_HEADER}': 'unstable' });
+    response.end(body);
+  });
+}).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
+
+/** The reference: forwards and pipes back, nothing else. */
+const PIPE_PROXY = `
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true });
+http.createServer((request, response) => {
+  const upstream = http.request({ hostname: '127.0.0.1', port: Number(process.env.UPSTREAM), path: request.url,
+    method: request.method, headers: request.headers, agent }, (answer) => {
+    response.writeHead(answer.statusCode, answer.headers);
+    answer.pipe(response);
+  });
+  request.pipe(upstream);
+}).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
+
+function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((done, fail) => {
+    let out = '';
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      if (ready.test(out)) done(child);
+    });
+    child.on('exit', (code) => fail(new Error(`${args.join(' ')} exited ${code}: ${out}`)));
+  });
+}
+
+interface WrkResult {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+const msOf = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? Number.NaN);
+
+function wrk(url: string, seconds: number): WrkResult {
+  const headers = Object.entries(HEADERS).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
+  const out = execFileSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', ...headers, url], {
+    encoding: 'utf8',
+  });
+  const percentile = (p: string) => {
+    const match = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);
+    if (!match) throw new Error(`no ${p}% line in wrk's output:\n${out}`);
+    return msOf(match[1] as string, match[2] as string);
+  };
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
+  if (non2xx) throw new Error(`${non2xx[1]} failed responses from ${url}`);
+  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), p50: percentile('50'), p99: percentile('99') };
+}
+
+const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)} ms`;
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
+
+const latency = (list: WrkResult[]) => ({
+  p50: median(list.map((r) => r.p50)),
+  p99: median(list.map((r) => r.p99)),
+  rps: median(list.map((r) => r.rps)),
+});
+
+async function overhead(ticket: string): Promise<BenchRow[]> {
+  const [upstreamPort, proxyPort, pipePort] = [await freePort(), await freePort(), await freePort()];
+  const upstream = await startChild(['-e', BARE_SERVER], { PORT: String(upstreamPort), BODY: ticket }, /ready/);
+  const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+  // `node --import tsx`, not tsx's CLI (which runs the script in a second process): one process to kill.
+  const proxyArgs = [
+    '--import',
+    'tsx',
+    'src/cli/bin.ts',
+    'proxy',
+    '--upstream',
+    upstreamUrl,
+    '--port',
+    String(proxyPort),
+    '--quiet',
+  ];
+  const proxy = await startChild(proxyArgs, {}, /listening on/);
+  const pipe = await startChild(
+    ['-e', PIPE_PROXY],
+    { PORT: String(pipePort), UPSTREAM: String(upstreamPort) },
+    /ready/,
+  );
+  const target = '/tickets/7/';
+  const servers = { bare: upstreamUrl, proxy: `http://127.0.0.1:${proxyPort}`, pipe: `http://127.0.0.1:${pipePort}` };
+  try {
+    for (const url of Object.values(servers)) wrk(`${url}${target}`, 1); // warm-up
+    const results = { bare: [] as WrkResult[], proxy: [] as WrkResult[], pipe: [] as WrkResult[] };
+    for (let run = 0; run < RUNS; run++) {
+      for (const name of ['bare', 'proxy', 'pipe'] as const)
+        results[name].push(wrk(`${servers[name]}${target}`, SECONDS));
+    }
+    const [bare, proxied, piped] = [latency(results.bare), latency(results.proxy), latency(results.pipe)];
+    const part = `GET ${target} (unstable), ${CONNECTIONS} conn`;
+    const row = (measure: string, value: string, target = '') => ({ part, measure, value, target });
+    const pair = (r: { p50: number; p99: number; rps: number }) =>
+      `${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} ms, ${r.rps.toFixed(0)} req/s`;
+    return [
+      row('bare upstream p50 / p99', pair(bare)),
+      row('through the proxy p50 / p99', pair(proxied)),
+      row('proxy: added p50', signed(proxied.p50 - bare.p50), '<= +1 ms'),
+      row('proxy: added p99', signed(proxied.p99 - bare.p99), '<= +5 ms'),
+      row('reference: pipe-only proxy p50 / p99', pair(piped)),
+      row(
+        'reference: pipe-only added p50 / p99',
+        `+${(piped.p50 - bare.p50).toFixed(2)} / +${(piped.p99 - bare.p99).toFixed(2)} ms`,
+      ),
+    ];
+  } finally {
+    for (const child of [proxy, pipe, upstream]) {
+      child.kill('SIGKILL');
+      child.stdout?.destroy();
+    }
+  }
+}
+
+function validationCost(
+  label: string,
+  checker: ReturnType<typeof createExchangeChecker>,
+  path: string,
+  version: string,
+  body: string,
+): BenchRow {
+  const url = new URL(`http://bench.test${path}`);
+  const exchange = () => {
+    const route = checker.route('GET', url.pathname, version);
+    if (route.kind !== 'matched') throw new Error(`${path} does not route`);
+    checker.checkRequest(route.target, url.pathname, url.searchParams, new Uint8Array());
+    if (checker.checkResponse(route.target, 200, 'application/json', body).length > 0)
+      throw new Error(`${path}: invalid`);
+  };
+  for (let i = 0; i < 500; i++) exchange(); // compile and warm up
+  const iterations = 5000;
+  const started = performance.now();
+  for (let i = 0; i < iterations; i++) exchange();
+  const us = ((performance.now() - started) / iterations) * 1000;
+  return { part: 'validation per exchange', measure: label, value: `${us.toFixed(0)} µs`, target: '' };
+}
+
+ensureWrk();
+const engine = createMockEngine();
+const ticket = await answerOf(engine, '/tickets/7/', 'unstable');
+const page = await answerOf(engine, '/subscriptions/?status=active', '2024-04-01');
+const checker = createExchangeChecker(loadBundles());
+const rows = [
+  validationCost(`ticket (${ticket.length} B)`, checker, '/tickets/7/', 'unstable', ticket),
+  validationCost(`subscription page (${page.length} B)`, checker, '/subscriptions/?status=active', '2024-04-01', page),
+  ...(await overhead(ticket)),
+];
+const load = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
+printBenchTable(
+  `Proxy benchmark (Node ${process.versions.node}, wrk, median of ${RUNS} runs of ${SECONDS} s; load average ${load})`,
+  rows,
+);

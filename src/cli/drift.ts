@@ -1,0 +1,53 @@
+/**
+ * The `drift` command: what a recording (`proxy --record FILE`) shows that the contract does not
+ * say, and with --base-url/--token how a server's answers to the recorded reads differ in shape.
+ * Exit codes (./exit-codes.ts): 0 no drift, 1 drift found, 2 usage error, 3 the run failed.
+ */
+import { parseArgs } from 'node:util';
+import { formatDrift, RecordingError, runDrift } from '../drift/index.ts';
+import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
+
+export const DRIFT_USAGE = `drift --recording FILE [--base-url URL --token TOKEN] [--json]
+  --recording FILE    a recording written by "proxy --record FILE"
+  --base-url URL      also replay the recorded reads (GET) against this server and diff the answers' shapes
+  --token TOKEN       the bearer token for --base-url
+  --json              print the report as JSON
+  Exit codes: 0 no drift, 1 drift found, 2 usage error, 3 the run failed.`;
+
+export async function runDriftCommand(args: string[]): Promise<ExitCode> {
+  let values: { recording?: string; 'base-url'?: string; token?: string; json?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        recording: { type: 'string' },
+        'base-url': { type: 'string' },
+        token: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) {
+    console.log(`Usage: ${DRIFT_USAGE}`);
+    return EXIT.ok;
+  }
+  if (!values.recording) throw new UsageError('drift needs --recording FILE');
+  const baseUrl = values['base-url'];
+  if ((baseUrl === undefined) !== (values.token === undefined))
+    throw new UsageError('--base-url and --token go together');
+  if (baseUrl !== undefined && !URL.canParse(baseUrl)) throw new UsageError(`--base-url "${baseUrl}" is not a URL`);
+  try {
+    const report = await runDrift({
+      recording: values.recording,
+      ...(baseUrl !== undefined && { replay: { baseUrl, token: values.token as string } }),
+    });
+    console.log(values.json ? JSON.stringify(report, null, 2) : formatDrift(report));
+    return report.findings.length === 0 ? EXIT.ok : EXIT.contractBreak;
+  } catch (error) {
+    if (error instanceof RecordingError) throw new CommandError(error.message);
+    throw error;
+  }
+}

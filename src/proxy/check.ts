@@ -1,0 +1,135 @@
+/**
+ * The contract check of one exchange: routes a request to its operation and version (the version
+ * header, or the endpoint's default) with the mock's router, validates the request with the mock's
+ * per-operation validators (path, query, JSON body) and the response with the conformance
+ * validator (status, content type, body), so the proxy judges traffic exactly as the mock and
+ * `conformance` do.
+ */
+
+import { Contract } from '../conformance/index.ts';
+import { type Bundle, type BundleOperation, VERSION_HEADER } from '../contract/index.ts';
+import {
+  createRouter,
+  type OperationValidator,
+  type RouteResult,
+  templateToRegExp,
+  validatorsOf,
+} from '../mock/index.ts';
+import type { Violation } from '../validation/index.ts';
+
+export interface Route {
+  operation: BundleOperation;
+  version: string;
+  validator: OperationValidator;
+  pathPattern: RegExp;
+  pathNames: string[];
+}
+
+/** A violation as the proxy reports it (the request's, or the response's). */
+export interface ExchangeViolation {
+  field: string;
+  rule: string;
+  message: string;
+  /** The field as segments (request violations, as the mock's refusals carry them). */
+  location?: string[];
+}
+
+export interface ExchangeChecker {
+  route(method: string, pathname: string, versionHeader: string | undefined): RouteResult<Route>;
+  /** Path, query and body (bytes, parsed as JSON when there are some). */
+  checkRequest(route: Route, pathname: string, search: URLSearchParams, body: Uint8Array): ExchangeViolation[];
+  checkResponse(route: Route, status: number, contentType: string | null, body: string): ExchangeViolation[];
+  readonly contract: Contract;
+}
+
+const toExchange = ({ field, rule, message, location }: Violation): ExchangeViolation => ({
+  field,
+  rule,
+  message,
+  location,
+});
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+function parseBody(bytes: Uint8Array): { value: unknown } | { violation: ExchangeViolation } {
+  const text = new TextDecoder().decode(bytes);
+  try {
+    return { value: JSON.parse(text) };
+  } catch (error) {
+    return {
+      violation: {
+        field: 'body',
+        rule: 'json',
+        message: `body is not JSON: ${(error as Error).message}`,
+        location: ['body'],
+      },
+    };
+  }
+}
+
+export function createExchangeChecker(bundles: Bundle[]): ExchangeChecker {
+  const entries = bundles.flatMap((bundle) => {
+    const validators = validatorsOf(bundle);
+    return bundle.operations.map((operation) => ({
+      method: operation.method,
+      path: operation.path,
+      version: bundle.version,
+      target: {
+        operation,
+        version: bundle.version,
+        validator: validators.get(operation) as OperationValidator,
+        pathPattern: templateToRegExp(operation.path, true),
+        pathNames: [...operation.path.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1] as string),
+      },
+    }));
+  });
+  const router = createRouter(
+    entries,
+    bundles.map((b) => b.version),
+  );
+  const contract = new Contract(bundles);
+  return {
+    contract,
+    route: (method, pathname, versionHeader) => router.resolve(method, pathname, versionHeader),
+    checkRequest(route, pathname, search, body) {
+      const captured = route.pathPattern.exec(pathname)?.slice(1) ?? [];
+      const raw = Object.fromEntries(route.pathNames.map((name, i) => [name, decode(captured[i] ?? '')]));
+      const out = [...route.validator.checkPath(raw).violations, ...route.validator.checkQuery(search).violations].map(
+        toExchange,
+      );
+      if (route.validator.hasBody && body.length > 0) {
+        const parsed = parseBody(body);
+        if ('violation' in parsed) out.push(parsed.violation);
+        else out.push(...route.validator.checkBody(parsed.value).map(toExchange));
+      } else if (route.validator.bodyRequired) {
+        out.push({ field: 'body', rule: 'required', message: 'the request body is required', location: ['body'] });
+      }
+      return out;
+    },
+    checkResponse(route, status, contentType, body) {
+      return contract.validateResponse(route.operation, status, contentType, body);
+    },
+  };
+}
+
+/** What a request that could not be routed breaks, as a violation (field and rule). */
+export function routeViolation(route: Exclude<RouteResult<Route>, { kind: 'matched' }>): ExchangeViolation {
+  switch (route.kind) {
+    case 'not-found':
+      return { field: 'path', rule: 'operation', message: 'no operation of the contract has this path' };
+    case 'method-not-allowed':
+      return { field: 'method', rule: 'method', message: `${route.path} accepts ${route.allow.join(', ')}` };
+    case 'unsupported-version':
+      return {
+        field: `header.${VERSION_HEADER}`,
+        rule: 'version',
+        message: `must be one of ${route.allowed.join(', ')} (received "${route.received}")`,
+      };
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The validating proxy (`store-admin-contract proxy`, `startProxy()`): forwards the API's traffic to
+ * a real server, checks every exchange against the contract of the version asked (or the
+ * endpoint's default), reports the violations (a header and trailer, the log, `GET /__proxy/report`,
+ * a summary on close), and with `record` writes a recording the mock loads as `--data` and
+ * `drift` reads. docs/proxy.md is the user documentation.
+ */
+export { createExchangeChecker, type ExchangeChecker, type ExchangeViolation } from './check.ts';
+export { VIOLATIONS_HEADER } from './exchange.ts';
+export {
+  DEFAULT_RECORD_LIMIT,
+  RECORDING_FORMAT,
+  type RecordedExchange,
+  type Recording,
+  type RecordingMeta,
+} from './recorder.ts';
+export { DEFAULT_REDACT } from './redact.ts';
+export { formatSummary, type OperationReport, type ProxyReport } from './report.ts';
+export {
+  DEFAULT_PROXY_PORT,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  type ProxyOptions,
+  type ProxyServer,
+  REPORT_PATH,
+  startProxy,
+} from './server.ts';

@@ -1,0 +1,161 @@
+/**
+ * `startProxy()`: a node:http server in front of a real API. Every request goes to the upstream
+ * (./exchange.ts) except the proxy's own: CORS preflights (answered as the mock answers them),
+ * `GET /__proxy/report` (the report so far, JSON) and `/docs` (the reference, as on the mock).
+ * `close()` stops it, writes the recording a last time and resolves with the final report.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_RESPONSE_BYTES } from '../client/index.ts';
+import type { Contract } from '../conformance/index.ts';
+import { type Bundle, loadBundles } from '../contract/index.ts';
+import { listen, preflightHeaders } from '../mock/index.ts';
+import { createExchangeChecker } from './check.ts';
+import { type ExchangeContext, handleExchange } from './exchange.ts';
+import { Recorder } from './recorder.ts';
+import { recordModel } from './records.ts';
+import { createRedactor, DEFAULT_REDACT } from './redact.ts';
+import { type ExchangeOutcome, type ProxyReport, ReportBuilder } from './report.ts';
+import { createUpstream, parseUpstream } from './upstream.ts';
+
+export const DEFAULT_PROXY_PORT = 4020;
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+export const REPORT_PATH = '/__proxy/report';
+
+export interface ProxyOptions {
+  /** The real API's root, e.g. `https://staging.example.com/api/admin`. */
+  upstream: string;
+  /** Default `127.0.0.1`. */
+  host?: string;
+  /** Default 4020; `0` picks a free port. */
+  port?: number;
+  /** Record every 2xx JSON exchange to this file (loadable by the mock's `--data`). */
+  record?: string;
+  /** Exchanges kept, and records per collection (default 1000). */
+  recordLimit?: number;
+  /** Fields whose values are faked in the recording. Default `email`, `phone_number`, `ip`. */
+  redact?: readonly string[];
+  /** Refuse a request that breaks the contract with the mock's problem instead of forwarding it. */
+  strict?: boolean;
+  /** Time the upstream has to answer (and finish its answer), in ms. Default 30000. */
+  upstreamTimeoutMs?: number;
+  /** Largest upstream answer passed through, in bytes. Default: the client's MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
+  /** Directory holding the `<version>.json` bundles. Default: this package's. */
+  bundlesDir?: string;
+  /** Receives one line per exchange and one per violation. No header value or query is ever logged. */
+  log?: (line: string) => void;
+}
+
+export interface ProxyServer {
+  url: string;
+  host: string;
+  port: number;
+  /** The upstream as named in messages (no credentials, no query). */
+  upstream: string;
+  report(): ProxyReport;
+  /** Stops listening, writes the recording, resolves with the final report. */
+  close(): Promise<ProxyReport>;
+}
+
+function logOutcome(log: (line: string) => void, request: IncomingMessage, outcome: ExchangeOutcome, ms: number): void {
+  const path = (request.url ?? '/').split('?')[0];
+  const count = outcome.request.length + outcome.response.length;
+  log(
+    `${request.method} ${path} [${outcome.version}] ${outcome.status} ${ms.toFixed(1)} ms${count ? `, ${count} violations` : ''}`,
+  );
+  for (const [side, list] of [
+    ['request', outcome.request],
+    ['response', outcome.response],
+  ] as const) {
+    for (const v of list)
+      log(`  violation ${outcome.operation} [${outcome.version}] ${side} ${v.field} ${v.rule}: ${v.message}`);
+  }
+}
+
+function createRecorder(
+  options: ProxyOptions,
+  upstream: string,
+  bundles: Bundle[],
+  contract: Contract,
+): Recorder | undefined {
+  if (options.record === undefined) return undefined;
+  return new Recorder({
+    file: options.record,
+    upstream,
+    ...(options.recordLimit !== undefined && { limit: options.recordLimit }),
+    redactor: createRedactor(options.redact ?? DEFAULT_REDACT),
+    model: recordModel(bundles),
+    contract,
+    onError: (error) => options.log?.(`recording not written: ${error.message}`),
+  });
+}
+
+export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
+  const upstream = createUpstream(parseUpstream(options.upstream));
+  const bundles = loadBundles(options.bundlesDir);
+  const checker = createExchangeChecker(bundles);
+  const builder = new ReportBuilder(upstream.name);
+  const log = options.log;
+  const recorder = createRecorder(options, upstream.name, bundles, checker.contract);
+  // A recording that cannot be written fails now, not after an hour of traffic.
+  await recorder?.flush();
+  const context: ExchangeContext = {
+    checker,
+    upstream,
+    strict: options.strict ?? false,
+    timeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    maxResponseBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+    ...(recorder && { recorder }),
+  };
+  const report = () => builder.report(recorder?.stats());
+  const { createNodeDocsListener } = await import('../docs/index.ts');
+  const serveDocs = createNodeDocsListener({ ...(options.bundlesDir && { bundlesDir: options.bundlesDir }) });
+
+  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // A CORS preflight: answered here, as the mock answers it (never forwarded).
+    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
+      response.writeHead(204, {
+        ...preflightHeaders(request.headers.origin, request.headers['access-control-request-headers']),
+        'Content-Length': '0',
+      });
+      response.end();
+      return;
+    }
+    // The report so far.
+    if (request.method === 'GET' && request.url?.split('?')[0] === REPORT_PATH) {
+      const text = JSON.stringify(report(), null, 2);
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+      response.end(text);
+      return;
+    }
+    // The reference, as on the mock.
+    if (request.url?.startsWith('/docs') && (await serveDocs(request, response))) return;
+    const started = performance.now();
+    const outcome = await handleExchange(context, request, response);
+    builder.add(outcome);
+    if (log) logOutcome(log, request, outcome, performance.now() - started);
+  }
+
+  const { createServer } = await import('node:http');
+  const server = createServer((request, response) => {
+    answer(request, response).catch((error: Error) => {
+      log?.(`${request.method} ${(request.url ?? '/').split('?')[0]} proxy error: ${error.message}`);
+      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/problem+json' });
+      response.end();
+    });
+  });
+  return {
+    ...(await listen(server, options.port ?? DEFAULT_PROXY_PORT, options.host ?? '127.0.0.1')),
+    upstream: upstream.name,
+    report,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      upstream.close();
+      await recorder?.flush();
+      return report();
+    },
+  };
+}
