@@ -46,7 +46,7 @@ const log: string[] = [];
 beforeAll(async () => {
   other = await startStandIn();
   upstream = await startStandIn(other.url.slice(0, -BASE_PATH.length));
-  proxy = await startProxy({ upstream: upstream.url, port: 0, upstreamTimeoutMs: 500, log: (line) => log.push(line) });
+  proxy = await startProxy({ upstream: upstream.url, port: 0, upstreamTimeoutMs: 1500, log: (line) => log.push(line) });
 });
 afterAll(async () => {
   await proxy.close();
@@ -174,7 +174,7 @@ describe('upstream faults', () => {
     const answer = await call(`${proxy.url}${PLANTED.slow}`, { headers: V('unstable') });
     expect(answer.status).toBe(504);
     expect(JSON.parse(answer.body)).toMatchObject({ status: 504, type: 'urn:store-admin-mock:gateway-timeout' });
-    expect(JSON.parse(answer.body).detail).toContain('500 ms');
+    expect(JSON.parse(answer.body).detail).toContain('1500 ms');
     expect(proxy.report().timeouts).toBe(1);
   });
 

@@ -62,7 +62,7 @@ export async function startStandIn(redirectTo = 'http://other.invalid'): Promise
     const body = Buffer.concat(chunks).toString('utf8');
     received.push({ method: request.method ?? 'GET', url: request.url ?? '/', headers: request.headers, body });
     const target = (request.url ?? '/').slice(BASE_PATH.length);
-    if (target === PLANTED.slow) await new Promise((done) => setTimeout(done, 2000));
+    if (target === PLANTED.slow) await new Promise((done) => setTimeout(done, 6000));
     if (target === PLANTED.serverError) {
       response.writeHead(500, { 'Content-Type': 'application/json' }).end('{"error":"boom"}');
       return;
