@@ -3,6 +3,8 @@
  * what the MSW handlers import): the transport-independent engine and its pieces, with no `node:`
  * module and no Prism anywhere in its import graph. ./index.ts adds the node:http server.
  */
+
+export { BODY_LIMIT, type LoggedRequest, REQUEST_LOG_SIZE } from './admin/request-log.ts';
 export {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
@@ -20,6 +22,7 @@ export {
 } from './engine.ts';
 export { PROBLEM_TYPES, type Problem, problem } from './errors.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
+export type { Entry as StateEntry } from './persistence/entries.ts';
 export { ASSIGNMENT_STATUS, OPERATION_DECLS } from './resources.ts';
 export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';
 export {
@@ -31,3 +34,5 @@ export {
 } from './scenarios.ts';
 export { type ScopeRequirements, scopesOfToken } from './scopes.ts';
 export { counts as SEEDED_COUNTS, generateStore, type Rec, type StoreData } from './seed.ts';
+export { MAX_STATE_BYTES, MAX_TOKEN_STATES } from './tokens/registry.ts';
+export type { Persistence, SnapshotInfo } from './tokens/store.ts';

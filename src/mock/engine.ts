@@ -23,6 +23,9 @@ import {
   VERSION_HEADER,
 } from '../contract/index.ts';
 import type { Violation } from '../validation/index.ts';
+import { adminCors, adminPreflight } from './admin/guard.ts';
+import { type LoggedRequest, logExchange, RequestLog } from './admin/request-log.ts';
+import { ADMIN_PREFIX, answerAdmin } from './admin/routes.ts';
 import { corsHeaders, preflightHeaders } from './cors.ts';
 import { PROBLEM_TYPES, type Problem, problem } from './errors.ts';
 import { decodeCursor, encodeCursor, pageOf } from './pagination.ts';
@@ -30,18 +33,21 @@ import { parsePrefer } from './prefer.ts';
 import { createProjector, type Projector } from './project.ts';
 import { badPrefer, routeRefusal, summarize, unauthorized } from './refusals.ts';
 import { type FilterDecl, OPERATION_DECLS, type OperationDecl, type WriteDecl } from './resources.ts';
+import { json, problemResponse } from './respond.ts';
 import { createRouter, templateToRegExp } from './router.ts';
 import { failureProblem, type Scenario, scenarioOf, sleep } from './scenarios.ts';
 import { insufficientScope, requirementsOf } from './scopes.ts';
 import { generateStore, type Rec, type StoreData, subscriptionLineV2023, templatesOf } from './seed.ts';
 import { keyField, State, sortKey } from './state.ts';
+import { stateApi } from './tokens/api.ts';
+import { shortHash } from './tokens/hash.ts';
+import { resetConflict, stateEvicted, stateFileFailed } from './tokens/refusals.ts';
+import { type Persistence, type SnapshotInfo, type Ticket, TokenStore } from './tokens/store.ts';
 import { compileValidators, type OperationValidator } from './validate.ts';
 
 export const DEFAULT_SEED = 'store-admin';
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** Token states kept at most (the oldest is dropped beyond). */
-export const MAX_TOKEN_STATES = 1000;
 export const IGNORED_FILTERS_HEADER = 'X-Mock-Ignored-Filters';
 export const RESET_PATH = '/__mock/reset';
 
@@ -105,6 +111,14 @@ export interface MockEngineOptions {
   now?: () => Date;
   /** Failure scenarios for every request, or one operation's (./scenarios.ts); `Prefer` tokens win. */
   scenarios?: readonly Scenario[];
+  /** The state file (`--state`; startMock opens it in Node). Default: states live in memory only. */
+  persistence?: Persistence;
+  /** Token states kept in memory, least recently used evicted beyond. Default 1000. */
+  maxStates?: number;
+  /** Estimated bytes the token states may hold beyond the seeded data. Default 256 MiB. */
+  maxStateBytes?: number;
+  /** Requests kept by the request log (`GET /__mock/requests`, the inspector). Default 500. */
+  requestLogSize?: number;
 }
 
 /** A request as an adapter hands it over: lower-case header names; the body read on demand. */
@@ -137,10 +151,25 @@ export interface MockEngine {
    */
   handle(request: Request, options?: { basePath?: string }): Promise<Response>;
   handleRaw(request: RawRequest): Promise<RawResponse>;
-  /** Back to the seeded data: one token's state, or every state. */
-  reset(token?: string): void;
-  /** The data a token (or the shared state) sees now. */
-  snapshot(token?: string): StoreData;
+  /**
+   * Back to the seeded data: one token's state, or every state (the shared one with `sharedState`).
+   * Atomic with respect to writes in flight: one that started before is not applied (409). The
+   * change is made at once; the promise resolves when the state file has it.
+   */
+  reset(token?: string): Promise<void>;
+  /** @deprecated since 0.3.0: the data the shared or seeded state holds; use {@link MockEngine.export}. */
+  snapshot(): StoreData;
+  /**
+   * Saves a token's state as snapshot `name` (replacing one of that name). Without a token: the
+   * shared state with `sharedState`, else every token state (each saves its own).
+   */
+  snapshot(name: string, token?: string): Promise<SnapshotInfo[]>;
+  /** Makes snapshot `name` the state again (token omitted: as for snapshot; states without it are reset). False when none has it. */
+  restore(name: string, token?: string): Promise<boolean>;
+  /** A token's data (token omitted: the shared state, else the seeded data) in the `--data` fixtures format. */
+  export(token?: string): MockFixtures;
+  /** The last requests answered, newest first (the inspector's log). */
+  requests(limit?: number): LoggedRequest[];
   readonly versions: string[];
   /** Number of operations served, counted once per method and path. */
   readonly operations: number;
@@ -160,20 +189,6 @@ interface Target {
   exampleValues: Record<string, unknown>;
   statuses: string[];
 }
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}, version = '-'): RawResponse => ({
-  status,
-  headers: { 'Content-Type': 'application/json', ...headers },
-  body: JSON.stringify(body),
-  version,
-});
-
-const problemResponse = (body: Problem, headers: Record<string, string> = {}, version = '-'): RawResponse => ({
-  status: body.status,
-  headers: { 'Content-Type': 'application/problem+json', ...headers },
-  body: JSON.stringify(body),
-  version,
-});
 
 function invalid(violations: Violation[], context: { operation: string; version: string }, status = 422): Problem {
   const detail = `The request breaks the contract of ${context.operation} (${context.version}): ${summarize(violations)}.`;
@@ -248,8 +263,16 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   const seeded = generateStore(bundles, { seed });
   if (options.data !== undefined) applyFixtures(seeded, options.data, options.dataSource ?? 'data');
   const seedState = new State(seeded);
-  let shared = options.sharedState ? seedState.clone() : undefined;
-  const states = new Map<string, State>();
+  const store = new TokenStore({
+    seed: seedState,
+    shared: options.sharedState ?? false,
+    now,
+    ...(options.persistence && { persistence: options.persistence }),
+    ...(options.maxStates !== undefined && { maxStates: options.maxStates }),
+    ...(options.maxStateBytes !== undefined && { maxBytes: options.maxStateBytes }),
+  });
+  const requestLog = new RequestLog(options.requestLogSize);
+  const adminContext = { store, log: requestLog, exportData: (key: string) => structuredClone(store.data(key)) };
 
   function applyFixtures(store: StoreData, data: unknown, source: string): void {
     if (!data || typeof data !== 'object' || Array.isArray(data)) {
@@ -299,16 +322,10 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     }
   }
 
-  const readState = (token: string): State => shared ?? states.get(token) ?? seedState;
-  const writeState = (token: string): State => {
-    if (shared) return shared;
-    let state = states.get(token);
-    if (!state) {
-      if (states.size >= MAX_TOKEN_STATES) states.delete(states.keys().next().value as string);
-      state = seedState.clone();
-      states.set(token, state);
-    }
-    return state;
+  /** A token's state to read (the seeded one if it was evicted meanwhile: its write is then refused). */
+  const readState = (token: string): State => {
+    const state = store.read(token);
+    return state === 'evicted' ? seedState : state;
   };
 
   /** A record as `version` shows it (before the projection on the version's schema). */
@@ -333,16 +350,40 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
       .toISOString()
       .replace(/\.\d{3}Z$/, 'Z');
 
+  /** Every request: a write opens a ticket on its state (see ./tokens/store.ts), then is answered and logged. */
   async function handleRaw(request: RawRequest): Promise<RawResponse> {
+    const started = performance.now();
+    const token = tokenOf(request.header('authorization'));
+    const method = request.method.toUpperCase();
+    if (/^\/__mock(\/|\?|$)/.test(request.target)) return answer(request, undefined); // the inspector's calls are not logged
+    const ticket = token && method !== 'GET' && method !== 'HEAD' ? store.begin(token) : undefined;
+    let requestBody: Uint8Array | 'too-large' | undefined;
+    const readBody = async () => {
+      requestBody = await request.readBody();
+      return requestBody;
+    };
+    try {
+      const response = await answer({ ...request, readBody }, ticket);
+      const state = token ? shortHash(store.keyOf(token)) : null;
+      logExchange(requestLog, { request, response, requestBody, ms: performance.now() - started, state });
+      return response;
+    } finally {
+      if (ticket) store.end(ticket);
+    }
+  }
+
+  async function answer(request: RawRequest, ticket: Ticket | undefined): Promise<RawResponse> {
     const origin = request.header('origin');
     const cors = corsHeaders(origin);
     const method = request.method.toUpperCase();
     const out = (response: RawResponse): RawResponse => ({ ...response, headers: { ...cors, ...response.headers } });
 
+    const admin = request.target === ADMIN_PREFIX || request.target.startsWith(`${ADMIN_PREFIX}/`);
     if (method === 'OPTIONS' && request.header('access-control-request-method') !== undefined) {
+      const requested = request.header('access-control-request-headers');
       return {
         status: 204,
-        headers: preflightHeaders(origin, request.header('access-control-request-headers')),
+        headers: admin ? adminPreflight(origin, requested) : preflightHeaders(origin, requested),
         body: '',
         version: 'preflight',
       };
@@ -363,21 +404,14 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
       );
     }
     const authorization = request.header('authorization');
-    const token = /^bearer[ \t]+(\S.*)$/i.exec(authorization?.trim() ?? '')?.[1]?.trim();
+    const token = tokenOf(authorization);
 
-    if (pathname === RESET_PATH) {
-      if (method !== 'POST') {
-        return out(
-          problemResponse(
-            problem(405, PROBLEM_TYPES.methodNotAllowed, 'Method not allowed', `${RESET_PATH} accepts POST.`),
-            {
-              Allow: 'POST',
-            },
-          ),
-        );
-      }
-      reset(token);
-      return out(json(200, { reset: shared ? 'shared' : token ? 'token' : 'all' }));
+    if (admin) {
+      const answered = await answerAdmin(request, url, token, adminContext);
+      return { ...answered, headers: { ...adminCors(origin), ...answered.headers } };
+    }
+    if (token && store.read(token) === 'evicted') {
+      return out(problemResponse(stateEvicted(store.limits.maxStates)));
     }
 
     const route = router.resolve(method, pathname, request.header(VERSION_HEADER.toLowerCase()) || undefined);
@@ -605,12 +639,24 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
       return out(json(200, target.project(view(decl.collection, found, version, state)), served, version));
     }
 
-    return write(decl, token, key, body, target, version, context, served, refuse, notFound, out);
+    return write(
+      decl,
+      ticket ?? store.begin(token),
+      key,
+      body,
+      target,
+      version,
+      context,
+      served,
+      refuse,
+      notFound,
+      out,
+    );
   }
 
   function write(
     decl: WriteDecl,
-    token: string,
+    ticket: Ticket,
     key: string | number | undefined,
     body: unknown,
     target: Target,
@@ -620,8 +666,8 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     refuse: (body: Problem) => RawResponse,
     notFound: (what: string, field: string) => RawResponse,
     out: (response: RawResponse) => RawResponse,
-  ): RawResponse {
-    const state = readState(token);
+  ): RawResponse | Promise<RawResponse> {
+    const state = readState(ticket.key);
     let record: Rec = {};
     if (decl.param) {
       const found = state.get(decl.collection, key as string | number);
@@ -659,20 +705,19 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
         ),
       );
     }
-    const writable = writeState(token);
-    for (const [collection, changed] of result.changes) writable.put(collection, changed);
-    return out(json(200, projected, served, version));
+    // Applied now unless a reset came first; answered once the state file has it.
+    const committed = store.commit(ticket, result.changes);
+    if (committed === 'conflict') return refuse(resetConflict(context));
+    if (committed === 'evicted') return refuse(stateEvicted(store.limits.maxStates, context));
+    return committed.then(
+      () => out(json(200, projected, served, version)),
+      (error: unknown) => refuse(stateFileFailed(error, context)),
+    );
   }
 
   const VIEWED: Record<string, true> = { subscriptions: true, orders: true };
   const viewWrite = (collection: string, record: Rec, version: string, state: State) =>
     view(collection, record, version, state);
-
-  function reset(token?: string): void {
-    if (options.sharedState) shared = seedState.clone();
-    else if (token === undefined) states.clear();
-    else states.delete(token);
-  }
 
   async function handle(request: Request, { basePath = '' }: { basePath?: string } = {}): Promise<Response> {
     const url = new URL(request.url);
@@ -697,8 +742,8 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   return {
     handle,
     handleRaw,
-    reset,
-    snapshot: (token) => structuredClone((token === undefined ? (shared ?? seedState) : readState(token)).data),
+    ...stateApi(store),
+    requests: (limit) => requestLog.list(limit),
     versions: [...router.versions],
     operations: new Set(targets.map((t) => `${t.method} ${t.path}`)).size,
     seed,
@@ -718,6 +763,11 @@ const SINGULAR: Record<string, string> = {
   pages: 'page',
 };
 const singular = (collection: string) => SINGULAR[collection] ?? collection;
+
+/** The bearer token of an Authorization header (any scheme casing), or undefined. */
+function tokenOf(authorization: string | undefined): string | undefined {
+  return /^bearer[ \t]+(\S.*)$/i.exec(authorization?.trim() ?? '')?.[1]?.trim();
+}
 
 function safeDecode(text: string): string {
   try {

@@ -63,6 +63,11 @@ export const PROBLEM_TYPES = {
   badPrefer: 'urn:store-admin-mock:bad-prefer',
   tooLarge: 'urn:store-admin-mock:payload-too-large',
   internal: 'urn:store-admin-mock:internal-error',
+  unsupportedMediaType: 'urn:store-admin-mock:unsupported-media-type',
+  adminRequest: 'urn:store-admin-mock:invalid-admin-request',
+  resetConflict: 'urn:store-admin-mock:reset-conflict',
+  stateEvicted: 'urn:store-admin-mock:state-evicted',
+  stateFile: 'urn:store-admin-mock:state-file-unavailable',
 } as const;
 
 export function problem(

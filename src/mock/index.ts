@@ -9,6 +9,7 @@
  * problem bodies naming each field and rule (./errors.ts). docs/mock.md is the user documentation.
  */
 export * from './browser.ts';
+export { StateFileError } from './persistence/state-file-error.ts';
 export {
   DEFAULT_HOST,
   DEFAULT_PORT,

@@ -54,6 +54,18 @@ export interface MockOptions {
   scenarios?: readonly Scenario[];
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
   maxBufferedBytes?: number;
+  /**
+   * The state file (`--state FILE`): every acknowledged write is in it before its answer, and a
+   * restart with the same file restores every token's state. Created when missing; a file that is not
+   * a state file is refused (StateFileError). Default: states live in memory only.
+   */
+  statePath?: string;
+  /** Receives warnings (a torn state file's tail). Default: console.warn. */
+  warn?: (message: string) => void;
+  /** Token states kept in memory (least recently used evicted). Default 1000. */
+  maxStates?: number;
+  /** Estimated bytes the token states may hold beyond the seeded data. Default 256 MiB. */
+  maxStateBytes?: number;
 }
 
 export interface MockServer {
@@ -69,8 +81,10 @@ export interface MockServer {
   mode: 'stateful' | 'static';
   /** The engine (stateful mode), e.g. for `snapshot()`. */
   engine?: MockEngine;
-  /** Back to the seeded data (every token's state). No-op in static mode. */
-  reset(token?: string): void;
+  /** Back to the seeded data (one token's state, or every state); resolves once saved. No-op in static mode. */
+  reset(token?: string): Promise<void>;
+  /** The state file's path and entry count at start (with `statePath`). */
+  state?: { path: string; entries: number };
   close(): Promise<void>;
 }
 
@@ -114,6 +128,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
 
   let handler: (request: IncomingMessage, response: ServerResponse) => Promise<string>;
   let engine: MockEngine | undefined;
+  let journal: import('./persistence/journal.ts').Journal | undefined;
   let versions: string[];
   let operations: number;
   if (isStatic) {
@@ -128,7 +143,14 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     operations = prism.operations;
   } else {
     const data = options.data ?? (options.dataFile !== undefined ? await readFixtures(options.dataFile) : undefined);
+    if (options.statePath !== undefined) {
+      const { Journal } = await import('./persistence/journal.ts');
+      journal = Journal.open(options.statePath, { ...(options.warn && { warn: options.warn }) });
+    }
     const created = createMockEngine({
+      ...(journal && { persistence: journal }),
+      ...(options.maxStates !== undefined && { maxStates: options.maxStates }),
+      ...(options.maxStateBytes !== undefined && { maxStateBytes: options.maxStateBytes }),
       bundles,
       ...(options.seed !== undefined && { seed: options.seed }),
       ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
@@ -254,12 +276,15 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     operations,
     mode: isStatic ? 'static' : 'stateful',
     ...(engine && { engine }),
-    reset: (token) => engine?.reset(token),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    reset: async (token) => engine?.reset(token),
+    ...(journal && { state: { path: journal.path, entries: journal.entries } }),
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      await journal?.close();
+    },
   };
 }
 

@@ -65,6 +65,14 @@ export class State {
     }
     index.set(key, record);
   }
+  /**
+   * A copy for a snapshot: both this state and the copy share every collection and copy one before
+   * changing it (a clone alone would still change this state's collections in place).
+   */
+  fork(): State {
+    this.owned.clear();
+    return this.clone();
+  }
   /** A state sharing this one's collections until it writes to them. */
   clone(): State {
     return new State({ ...this.data }, { indexes: this.indexes });
