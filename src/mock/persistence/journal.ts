@@ -62,6 +62,7 @@ export class Journal {
   private pending: string[] = [];
   private pendingBytes = 0;
   private waiters: { resolve(): void; reject(error: Error): void }[] = [];
+  /** The flush loop, while it runs (cleared by the loop itself, synchronously, when the queue is empty). */
   private flushing: Promise<void> | undefined;
   private broken: Error | undefined;
   private compactedSize: number;
@@ -180,14 +181,13 @@ export class Journal {
     this.pending.push(line);
     this.pendingBytes += length;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    this.flushing ??= this.flush().finally(() => {
-      this.flushing = undefined;
-    });
+    this.flushing ??= this.flush();
     return done;
   }
 
   /** Writes queued batches until the queue is empty (one write + one fdatasync per batch). */
   private async flush(): Promise<void> {
+    await undefined; // let the appends of this tick join the first batch
     while (this.pending.length > 0 && !this.broken) {
       const waiters = this.waiters;
       this.inflight = Buffer.from(this.pending.join(''));
@@ -211,7 +211,7 @@ export class Journal {
         const code = (error as NodeJS.ErrnoException).code ?? 'error';
         this.broken = new Error(`cannot write the state file (${code})`);
         for (const waiter of [...waiters, ...this.waiters]) waiter.reject(this.broken);
-        return;
+        break;
       }
       this.written += this.inflight.length;
       this.inflight = Buffer.alloc(0);
@@ -220,6 +220,8 @@ export class Journal {
         this.compact();
       }
     }
+    // Synchronously with the loop's last check: an append after this starts a new loop.
+    this.flushing = undefined;
   }
 
   /** Rewrites the file as the fewest entries that rebuild every token (sync: nothing appends meanwhile). */
