@@ -9,20 +9,26 @@ export {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SEED,
-  type FixtureCollection,
-  FixtureError,
   IGNORED_FILTERS_HEADER,
   MAX_BODY_BYTES,
   type MockEngine,
   type MockEngineOptions,
-  type MockFixtures,
   type RawRequest,
   type RawResponse,
   RESET_PATH,
 } from './engine.ts';
 export { PROBLEM_TYPES, type Problem, problem } from './errors.ts';
+export { DEFAULT_LIMITS, MAX_TOKEN_STATES, type MockLimits } from './limits.ts';
+export { type CollectionView, describeModel, SEEDED_COUNTS } from './model/describe.ts';
+export {
+  type FixtureCollection,
+  FixtureError,
+  type MockFixtures,
+} from './model/fixtures.ts';
+export { type Rec, type StoreData, seedStore as generateStore } from './model/index.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
 export type { Entry as StateEntry } from './persistence/entries.ts';
+export { PROBLEMS, type ProblemKind } from './problems.ts';
 export { ASSIGNMENT_STATUS, OPERATION_DECLS } from './resources.ts';
 export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';
 export {
@@ -33,6 +39,4 @@ export {
   scenarioFromFlag,
 } from './scenarios.ts';
 export { type ScopeRequirements, scopesOfToken } from './scopes.ts';
-export { counts as SEEDED_COUNTS, generateStore, type Rec, type StoreData } from './seed.ts';
-export { MAX_STATE_BYTES, MAX_TOKEN_STATES } from './tokens/registry.ts';
 export type { Persistence, SnapshotInfo } from './tokens/store.ts';

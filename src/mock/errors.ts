@@ -16,6 +16,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { formatField, type Violation } from '../validation/index.ts';
+import { PROBLEMS } from './problems.ts';
 
 export type { Violation };
 
@@ -52,22 +53,18 @@ export function normalizeViolation(violation: PrismViolation, headerNames: Reado
   return { field: formatField(location), rule, message: violation.message, location };
 }
 
+/** Type URIs by their historical names (the catalogue is ./problems.ts). */
 export const PROBLEM_TYPES = {
-  invalid: 'https://stoplight.io/prism/errors#UNPROCESSABLE_ENTITY',
-  malformedJson: 'urn:store-admin-mock:malformed-json',
-  malformedUrl: 'urn:store-admin-mock:malformed-url',
-  unsupportedVersion: 'urn:store-admin-mock:unsupported-version',
-  unauthorized: 'urn:store-admin-mock:unauthorized',
-  notFound: 'urn:store-admin-mock:not-found',
-  methodNotAllowed: 'urn:store-admin-mock:method-not-allowed',
-  badPrefer: 'urn:store-admin-mock:bad-prefer',
-  tooLarge: 'urn:store-admin-mock:payload-too-large',
-  internal: 'urn:store-admin-mock:internal-error',
-  unsupportedMediaType: 'urn:store-admin-mock:unsupported-media-type',
-  adminRequest: 'urn:store-admin-mock:invalid-admin-request',
-  resetConflict: 'urn:store-admin-mock:reset-conflict',
-  stateEvicted: 'urn:store-admin-mock:state-evicted',
-  stateFile: 'urn:store-admin-mock:state-file-unavailable',
+  invalid: PROBLEMS.invalidRequest.type,
+  malformedJson: PROBLEMS.malformedJson.type,
+  malformedUrl: PROBLEMS.malformedUrl.type,
+  unsupportedVersion: PROBLEMS.unsupportedVersion.type,
+  unauthorized: PROBLEMS.unauthorized.type,
+  notFound: PROBLEMS.notFound.type,
+  methodNotAllowed: PROBLEMS.methodNotAllowed.type,
+  badPrefer: PROBLEMS.badPrefer.type,
+  tooLarge: PROBLEMS.tooLarge.type,
+  internal: PROBLEMS.internal.type,
 } as const;
 
 export function problem(

@@ -32,17 +32,28 @@ export interface Page<T> {
   previous?: Cursor;
 }
 
-/** One page of `records` (sorted by ascending key). */
+/** Index of the first record whose key is above `key` (`orEqual`: at or above), by binary search. */
+export function search<T>(records: T[], keyOf: (record: T) => number, key: number, orEqual: boolean): number {
+  let low = 0;
+  let high = records.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    const value = keyOf(records[middle] as T);
+    if (value > key || (orEqual && value === key)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/** One page of `records` (sorted by ascending key); the cursor's position by binary search. */
 export function pageOf<T>(records: T[], keyOf: (record: T) => number, size: number, cursor?: Cursor): Page<T> {
   let start = 0;
   let end = Math.min(size, records.length);
   if (cursor?.direction === 'n') {
-    start = records.findIndex((r) => keyOf(r) > cursor.key);
-    if (start === -1) start = records.length;
+    start = search(records, keyOf, cursor.key, false);
     end = Math.min(start + size, records.length);
   } else if (cursor?.direction === 'p') {
-    end = records.findIndex((r) => keyOf(r) >= cursor.key);
-    if (end === -1) end = records.length;
+    end = search(records, keyOf, cursor.key, true);
     start = Math.max(0, end - size);
   }
   const items = records.slice(start, end);

@@ -5,15 +5,13 @@
  */
 
 import { VERSION_HEADER } from '../contract/index.ts';
-import { normalizeViolation, PROBLEM_TYPES, type Problem, problem, type Violation } from './errors.ts';
+import { normalizeViolation, PROBLEM_TYPES, problem, type Violation } from './errors.ts';
 import type { MockPreferences } from './prefer.ts';
 import type { PrismError, Target } from './prism.ts';
+import { type Refusal, refusal } from './problems.ts';
 import type { RouteResult } from './router.ts';
 
-export interface Refusal {
-  body: Problem;
-  headers?: Record<string, string>;
-}
+export type { Refusal };
 
 type Context = { operation: string; version: string };
 
@@ -23,11 +21,7 @@ export function summarize(violations: Violation[]): string {
 
 export function malformedUrl(pathname: string): Refusal {
   const message = `The path ${pathname} has a malformed percent-escape.`;
-  return {
-    body: problem(400, PROBLEM_TYPES.malformedUrl, 'Malformed URL', message, [
-      { field: 'path', rule: 'uri', message, location: ['path'] },
-    ]),
-  };
+  return refusal('malformedUrl', message, [{ field: 'path', rule: 'uri', message, location: ['path'] }]);
 }
 
 /** 404 (unknown path), 405 (unknown method) or 400 (a version the endpoint does not list). */
@@ -35,43 +29,32 @@ export function routeRefusal(route: Exclude<RouteResult<unknown>, { kind: 'match
   switch (route.kind) {
     case 'not-found': {
       const hint = route.suggestion ? ` Did you mean ${route.suggestion}? (paths end with a slash)` : '';
-      return { body: problem(404, PROBLEM_TYPES.notFound, 'Not found', `No operation at ${pathname}.${hint}`) };
+      return refusal('notFound', `No operation at ${pathname}.${hint}`);
     }
     case 'method-not-allowed': {
       const allow = route.allow.join(', ');
-      return {
-        body: problem(405, PROBLEM_TYPES.methodNotAllowed, 'Method not allowed', `${route.path} accepts ${allow}.`),
-        headers: { Allow: allow },
-      };
+      return refusal('methodNotAllowed', `${route.path} accepts ${allow}.`, [], {}, { Allow: allow });
     }
     case 'unsupported-version': {
       const message = `${VERSION_HEADER} must be one of: ${route.allowed.join(', ')} (received "${route.received}").`;
-      return {
-        body: problem(
-          400,
-          PROBLEM_TYPES.unsupportedVersion,
-          'Unsupported API version',
-          `${route.method.toUpperCase()} ${route.path} is not served under version "${route.received}". ${message}`,
-          [{ field: `header.${VERSION_HEADER}`, rule: 'version', message, location: ['header', VERSION_HEADER] }],
-          { header: VERSION_HEADER, received: route.received, allowed: route.allowed },
-        ),
-      };
+      return refusal(
+        'unsupportedVersion',
+        `${route.method.toUpperCase()} ${route.path} is not served under version "${route.received}". ${message}`,
+        [{ field: `header.${VERSION_HEADER}`, rule: 'version', message, location: ['header', VERSION_HEADER] }],
+        { header: VERSION_HEADER, received: route.received, allowed: route.allowed },
+      );
     }
   }
 }
 
 export function badPrefer(reason: string, context: Context): Refusal {
   const message = `Prefer: ${reason}.`;
-  return {
-    body: problem(
-      400,
-      PROBLEM_TYPES.badPrefer,
-      'Invalid Prefer header',
-      message,
-      [{ field: 'header.Prefer', rule: 'prefer', message, location: ['header', 'Prefer'] }],
-      context,
-    ),
-  };
+  return refusal(
+    'badPrefer',
+    message,
+    [{ field: 'header.Prefer', rule: 'prefer', message, location: ['header', 'Prefer'] }],
+    context,
+  );
 }
 
 /** 401: the token is missing or not a bearer token (`denied`), or the client asked for it (`Prefer: code=401`). */
@@ -82,17 +65,13 @@ export function unauthorized(authorization: string | undefined, denied: boolean,
       ? 'Authorization must be "Bearer <ACCESS_TOKEN>" with a non-empty token.'
       : 'The Authorization header is missing; send "Authorization: Bearer <ACCESS_TOKEN>".';
   const challenge = authorization ? 'Bearer realm="store-admin", error="invalid_token"' : 'Bearer realm="store-admin"';
-  return {
-    body: problem(
-      401,
-      PROBLEM_TYPES.unauthorized,
-      'Unauthorized',
-      message,
-      [{ field: 'header.Authorization', rule: 'security', message, location: ['header', 'Authorization'] }],
-      context,
-    ),
-    headers: { 'WWW-Authenticate': challenge },
-  };
+  return refusal(
+    'unauthorized',
+    message,
+    [{ field: 'header.Authorization', rule: 'security', message, location: ['header', 'Authorization'] }],
+    context,
+    { 'WWW-Authenticate': challenge },
+  );
 }
 
 /**

@@ -6,9 +6,11 @@
  * contract before anything is stored (a refused request changes nothing). A new list operation is
  * one entry of {@link OPERATION_DECLS}. docs/mock.md documents every entry.
  */
-import type { Violation } from '../validation/index.ts';
+import type { MockLimits } from './limits.ts';
+import { money, orderLine, productOf, retotal } from './model/catalogue.ts';
+import type { Rec } from './model/index.ts';
 import { createPrng } from './prng.ts';
-import { money, orderLine, productOf, type Rec, retotal } from './seed.ts';
+import { fieldRefusal, type Refusal } from './problems.ts';
 import type { State } from './state.ts';
 
 export type FilterKind = 'any' | 'eq' | 'bool' | 'from' | 'to';
@@ -49,11 +51,18 @@ export interface WriteContext {
   bodyProperties: string[];
   now: string;
   seed: string;
+  limits: MockLimits;
 }
 
 export type WriteResult =
-  | { ok: true; body: unknown; changes: [collection: string, record: Rec][] }
-  | { ok: false; status: number; violation: Violation; detail: string };
+  | {
+      ok: true;
+      body: unknown;
+      changes: [collection: string, record: Rec][];
+      /** The body is a record of the collection (default), an object of such records, or as-is. */
+      shape?: 'record' | 'values' | 'as-is';
+    }
+  | { ok: false; refusal: Refusal };
 
 export interface WriteDecl {
   kind: 'write';
@@ -77,9 +86,8 @@ export const ASSIGNMENT_STATUS: Record<string, string> = {
   cancel_requested: 'cancellation_requested',
 };
 
-function refuse(status: number, field: string, rule: string, message: string): WriteResult {
-  const location = field.split('.');
-  return { ok: false, status, violation: { field, rule, message, location }, detail: message };
+function refuse(_status: 422, field: string, rule: string, message: string): WriteResult {
+  return { ok: false, refusal: fieldRefusal('refusedByStore', field, rule, message) };
 }
 
 /** Copies the declared body fields onto the record (never `__proto__`, `constructor`...). */
@@ -90,8 +98,17 @@ function assignDeclared(record: Rec, body: Rec, properties: string[], skip: stri
   }
 }
 
-const maxId = (records: Rec[], pick: (r: Rec) => Rec[] | undefined): number =>
-  records.reduce((max, r) => Math.max(max, ...(pick(r) ?? []).map((x) => Number(x.id) || 0)), 0);
+/** The highest `id` of the items `pick` reads from each record (a loop: no spread of a long list). */
+function maxId(records: Rec[], pick: (r: Rec) => Rec[] | undefined): number {
+  let max = 0;
+  for (const record of records) {
+    for (const item of pick(record) ?? []) {
+      const id = Number(item.id) || 0;
+      if (id > max) max = id;
+    }
+  }
+  return max;
+}
 
 const SUBSCRIPTION_FILTERS: FilterDecl[] = [
   { param: 'status', kind: 'any', get: (r) => r.status },
@@ -450,6 +467,7 @@ export const OPERATION_DECLS: Record<string, OperationDecl> = {
       return {
         ok: true,
         body: { moved_fulfillment_order: moved, original_fulfillment_order: record },
+        shape: 'values',
         changes: [
           ['fulfillmentOrders', record],
           ['fulfillmentOrders', moved],
@@ -486,6 +504,7 @@ export const OPERATION_DECLS: Record<string, OperationDecl> = {
             requested_fulfillment_order: record,
             unrequested_fulfillment_order: null,
           },
+          shape: 'values',
           changes: [['fulfillmentOrders', record]],
         };
       }
@@ -500,6 +519,7 @@ export const OPERATION_DECLS: Record<string, OperationDecl> = {
           requested_fulfillment_order: requested,
           unrequested_fulfillment_order: record,
         },
+        shape: 'values',
         changes: [
           ['fulfillmentOrders', record],
           ['fulfillmentOrders', requested],

@@ -12,7 +12,7 @@
  * Per mock, with rules (`scenarios` option, `--fail`/`--delay` flags), optionally for one operation
  * (its operationId or `METHOD /path/`); a request's own tokens win over the rules.
  */
-import { type Problem, problem } from './errors.ts';
+import { type Refusal, refusal } from './problems.ts';
 
 export type Failure = 429 | 500 | 503 | 'drop';
 export const FAILURES: readonly Failure[] = [429, 500, 503, 'drop'];
@@ -73,26 +73,22 @@ export function scenarioOf(
   return { ok: true, scenario };
 }
 
-const TITLES = { 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' } as const;
-
 /** The problem body and headers a failure scenario answers instead of the engine's (not for `drop`). */
 export function failureProblem(
   fail: Exclude<Failure, 'drop'>,
   retryAfter: number,
   context: { operation: string; version: string },
-): { body: Problem; headers: Record<string, string> } {
+): Refusal & { headers: Record<string, string> } {
   const headers: Record<string, string> = {};
   if (fail !== 500) headers['Retry-After'] = String(retryAfter);
-  const body = problem(
-    fail,
-    `urn:store-admin-mock:scenario-${fail}`,
-    TITLES[fail],
+  return refusal(
+    `scenario${fail}`,
     `Mock failure scenario for ${context.operation} (asked by Prefer: fail=${fail} or a --fail rule); ` +
       'the platform does not show its error answers.',
     [],
     { ...context, scenario: `fail=${fail}` },
+    headers,
   );
-  return { body, headers };
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

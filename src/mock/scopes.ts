@@ -8,7 +8,7 @@
  * scope="…"` (RFC 6750 §3.1) and a problem body naming the missing scope. Where §4 lists two scopes
  * the contract makes them alternatives (two security requirements): either one suffices.
  */
-import { type Problem, problem } from './errors.ts';
+import { type Refusal, refusal } from './problems.ts';
 
 /** The scopes a token carries, or `undefined` when it says nothing of them (then it has them all). */
 export function scopesOfToken(token: string): Set<string> | undefined {
@@ -51,7 +51,7 @@ export function insufficientScope(
   token: string,
   requirements: ScopeRequirements,
   context: { operation: string; version: string },
-): { body: Problem; headers: Record<string, string> } | undefined {
+): (Refusal & { headers: Record<string, string> }) | undefined {
   if (requirements.length === 0) return undefined;
   const held = scopesOfToken(token);
   if (held === undefined) return undefined;
@@ -59,10 +59,8 @@ export function insufficientScope(
   const wanted = requirements.map((scopes) => scopes.join(' ')).filter(Boolean);
   const [first = ''] = wanted;
   const alternatives = wanted.length > 1 ? ` (or ${wanted.slice(1).join(', or ')})` : '';
-  const body = problem(
-    403,
-    'urn:store-admin-mock:insufficient-scope',
-    'Insufficient scope',
+  return refusal(
+    'insufficientScope',
     `${context.operation} needs the scope ${first}${alternatives}; the token holds ${[...held].join(', ') || 'no scope'}.`,
     [
       {
@@ -73,6 +71,6 @@ export function insufficientScope(
       },
     ],
     { ...context, required_scopes: wanted },
+    { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${first}"` },
   );
-  return { body, headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${first}"` } };
 }

@@ -14,13 +14,12 @@ import {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SEED,
-  FixtureError,
   MAX_BODY_BYTES,
   type MockEngine,
-  type MockFixtures,
   type RawResponse,
 } from './engine.ts';
-import { PROBLEM_TYPES, problem } from './errors.ts';
+import { FixtureError, type MockFixtures } from './model/fixtures.ts';
+import { refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
 
 export interface MockOptions {
@@ -221,9 +220,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       (error: Error) => {
         const busy = error instanceof BusyError;
         if (!response.headersSent) {
-          const body = busy
-            ? problem(503, PROBLEM_TYPES.tooLarge, 'Busy', 'The mock is buffering too many request bodies; retry.')
-            : problem(500, PROBLEM_TYPES.internal, 'Mock error', 'The mock failed to answer this request.');
+          const { body } = busy
+            ? refusal('busy', 'The mock is buffering too many request bodies; retry.')
+            : refusal('internal', 'The mock failed to answer this request.');
           send(response, {
             status: body.status,
             headers: { 'Content-Type': 'application/problem+json', Connection: 'close' },
@@ -246,14 +245,8 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const title =
       status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
-    const body = JSON.stringify(
-      problem(
-        status,
-        PROBLEM_TYPES.malformedUrl,
-        title,
-        `The mock could not read this HTTP request (${title.toLowerCase()}).`,
-      ),
-    );
+    const problem = refusal('badRequest', `The mock could not read this HTTP request (${title.toLowerCase()}).`).body;
+    const body = JSON.stringify({ ...problem, status, title });
     socket.end(
       `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );

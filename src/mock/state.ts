@@ -1,24 +1,49 @@
 /**
- * The mock's mutable state: the store's collections (./seed.ts) with an index per collection by
- * key. One seeded state is shared read-only; a token's state starts as a copy sharing every
+ * The mock's mutable state: the store's collections (./model) each with an index by key (key →
+ * position), records kept in key order. Reads by key are O(1); an insert with a new highest key (the
+ * next key, max + 1: every create) is an append, O(1); any other insert is a binary search plus a
+ * splice. One seeded state is shared read-only; a token's state starts as a copy sharing every
  * collection with it, and a collection is copied (its array and index, not its records) the first
- * time that state writes to it. Records are never changed in place: a write puts new objects (the
- * engine hands actions a deep copy of the record they change), so sharing them is safe.
+ * time that state writes to it. Records are never changed in place: a write puts new objects, so
+ * sharing them is safe. The state also counts what its token wrote (records created per collection,
+ * bytes of the records it holds of its own) for the limits (./limits.ts).
  */
-import type { Rec, StoreData } from './seed.ts';
+import { keyField, type Rec, type StoreData, sortKey } from './model/index.ts';
+import { search } from './pagination.ts';
 
-/** Key field of each collection (orders are addressed by number, the rest by id). */
-export const KEYS: Record<string, string> = { orders: 'number', fulfillments: 'id' };
-export const keyField = (collection: string) => KEYS[collection] ?? 'id';
-/** Numeric sort key of a record (order numbers are numeric strings). */
-export const sortKey = (collection: string, record: Rec): number => Number(record[keyField(collection)]);
+interface Indexed {
+  records: Rec[];
+  /** Key → position in `records`. */
+  positions: Map<string, number>;
+}
+
+/** JSON size of a record (records are immutable once stored, so it is computed once). */
+const sizes = new WeakMap<Rec, number>();
+export function sizeOf(record: Rec): number {
+  let size = sizes.get(record);
+  if (size === undefined) {
+    size = JSON.stringify(record).length;
+    sizes.set(record, size);
+  }
+  return size;
+}
+
+function indexOf(collection: string, records: Rec[]): Map<string, number> {
+  const field = keyField(collection);
+  return new Map(records.map((r, i) => [String(r[field]), i]));
+}
 
 export class State {
   readonly data: StoreData;
-  private readonly indexes: Map<string, Map<string, Rec>>;
+  private readonly indexes: Map<string, Indexed>;
   /** Collections this state may change (the others are shared with the state it was copied from). */
   private readonly owned = new Set<string>();
-  constructor(data: StoreData, shared?: { indexes: Map<string, Map<string, Rec>> }) {
+  /** Records this state created, per collection. */
+  readonly created = new Map<string, number>();
+  /** JSON bytes of the records this state stored itself. */
+  bytes = 0;
+
+  constructor(data: StoreData, shared?: { indexes: Map<string, Indexed> }) {
     this.data = data;
     if (shared) {
       this.indexes = new Map(shared.indexes);
@@ -27,8 +52,7 @@ export class State {
     this.indexes = new Map();
     for (const [collection, records] of Object.entries(data)) {
       records.sort((a, b) => sortKey(collection, a) - sortKey(collection, b));
-      const field = keyField(collection);
-      this.indexes.set(collection, new Map(records.map((r) => [String(r[field]), r])));
+      this.indexes.set(collection, { records, positions: indexOf(collection, records) });
       this.owned.add(collection);
     }
   }
@@ -36,34 +60,50 @@ export class State {
     return this.data[collection] ?? [];
   }
   get(collection: string, key: string | number): Rec | undefined {
-    return this.indexes.get(collection)?.get(String(key));
+    const indexed = this.indexes.get(collection);
+    const position = indexed?.positions.get(String(key));
+    return position === undefined ? undefined : indexed?.records[position];
   }
   /** The next free key of a collection (max + 1). */
   nextKey(collection: string): number {
-    const records = this.list(collection);
-    const last = records[records.length - 1];
+    const last = this.list(collection).at(-1);
     return last ? sortKey(collection, last) + 1 : 1;
   }
   /** Adds or replaces a record (kept in key order). */
   put(collection: string, record: Rec): void {
-    const field = keyField(collection);
-    const key = String(record[field]);
+    const indexed = this.own(collection);
+    const { records, positions } = indexed;
+    const key = String(record[keyField(collection)]);
+    const position = positions.get(key);
+    this.bytes += sizeOf(record);
+    if (position !== undefined) {
+      const old = records[position] as Rec;
+      if (this.mine.has(old)) this.bytes -= sizeOf(old);
+      records[position] = record;
+    } else {
+      this.created.set(collection, (this.created.get(collection) ?? 0) + 1);
+      const last = records.at(-1);
+      if (!last || sortKey(collection, last) < Number(key)) {
+        positions.set(key, records.length);
+        records.push(record);
+      } else {
+        const at = search(records, (r) => sortKey(collection, r), Number(key), false);
+        records.splice(at, 0, record);
+        for (let i = at; i < records.length; i++) positions.set(String((records[i] as Rec)[keyField(collection)]), i);
+      }
+    }
+    this.mine.add(record);
+  }
+  /** Records this state stored itself (their bytes count against its limit). */
+  private readonly mine = new WeakSet<Rec>();
+  private own(collection: string): Indexed {
     if (!this.owned.has(collection)) {
-      this.data[collection] = [...(this.data[collection] ?? [])];
-      this.indexes.set(collection, new Map(this.indexes.get(collection)));
+      const records = [...(this.data[collection] ?? [])];
+      this.data[collection] = records;
+      this.indexes.set(collection, { records, positions: new Map(this.indexes.get(collection)?.positions) });
       this.owned.add(collection);
     }
-    const index = this.indexes.get(collection) as Map<string, Rec>;
-    const records = this.data[collection] as Rec[];
-    const existing = index.get(key);
-    if (existing) {
-      records[records.indexOf(existing)] = record;
-    } else {
-      const position = records.findIndex((r) => sortKey(collection, r) > Number(key));
-      if (position === -1) records.push(record);
-      else records.splice(position, 0, record);
-    }
-    index.set(key, record);
+    return this.indexes.get(collection) as Indexed;
   }
   /**
    * A copy for a snapshot: both this state and the copy share every collection and copy one before
@@ -71,7 +111,12 @@ export class State {
    */
   fork(): State {
     this.owned.clear();
-    return this.clone();
+    const copy = this.clone();
+    // The copy holds what this state wrote: its counts go with it (bytes of records it later
+    // replaces are not subtracted there, so its count errs on the safe side).
+    for (const [collection, count] of this.created) copy.created.set(collection, count);
+    copy.bytes = this.bytes;
+    return copy;
   }
   /** A state sharing this one's collections until it writes to them. */
   clone(): State {

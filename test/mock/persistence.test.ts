@@ -133,8 +133,13 @@ describe('--state FILE', () => {
     const file = join(dir, 'compact.jsonl');
     const journal = Journal.open(file, { minCompactBytes: 64 * 1024 });
     const record = (n: number) => ({ id: 1, subject: `version ${n}`, padding: 'x'.repeat(200) });
-    for (let n = 0; n < 3000; n++)
-      await journal.append({ op: 'put', token: 't', changes: [['tickets', '1', record(n)]] });
+    // 20 rounds of 100 concurrent appends (grouped into a few fdatasyncs each).
+    for (let round = 0; round < 20; round++) {
+      const appends = Array.from({ length: 100 }, (_, i) =>
+        journal.append({ op: 'put', token: 't', changes: [['tickets', '1', record(round * 100 + i)]] }),
+      );
+      await Promise.all(appends);
+    }
     await journal.append({ op: 'snapshot', token: 't', name: 'last', at: '2026-01-01T00:00:00Z' });
     await journal.close();
     expect(statSync(file).size).toBeLessThan(2 * 64 * 1024 + 1000);

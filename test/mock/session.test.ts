@@ -178,7 +178,9 @@ describe('a long seeded random session', () => {
   });
 
   it('answers 3,000 reads and writes over every operation and version with zero schema violations', async () => {
-    const engine = engineOf();
+    // One token writes for the whole session: its state is allowed far beyond the default limits
+    // (they bound 1,000 states in memory; this checks validity, docs/mock.md "Limits").
+    const engine = engineOf({ limits: { maxStateBytes: 64 * 1024 * 1024, maxRecords: 100_000 } });
     const violations: string[] = [];
     const statuses = new Map<string, number>();
     const served = new Set<string>();

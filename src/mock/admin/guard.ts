@@ -6,7 +6,7 @@
  * `/__mock/` carry CORS headers only for a loopback origin ({@link adminCors}).
  */
 import { corsHeaders, preflightHeaders } from '../cors.ts';
-import { PROBLEM_TYPES, type Problem, problem } from '../errors.ts';
+import { fieldRefusal, type Refusal } from '../problems.ts';
 
 const LOOPBACK = /^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
 
@@ -23,12 +23,10 @@ export function adminPreflight(origin: string | undefined, requested: string | u
 }
 
 /** 415 for an admin POST/DELETE without `Content-Type: application/json`; undefined when it has it. */
-export function contentTypeRefusal(method: string, contentType: string | undefined): Problem | undefined {
+export function contentTypeRefusal(method: string, contentType: string | undefined): Refusal | undefined {
   if (method !== 'POST' && method !== 'DELETE') return undefined;
   if (contentType !== undefined && /^application\/json\b/i.test(contentType)) return undefined;
   const message =
     'Admin endpoints need Content-Type: application/json (a browser sends it from another origin only after a CORS preflight).';
-  return problem(415, PROBLEM_TYPES.unsupportedMediaType, 'Unsupported media type', message, [
-    { field: 'header.Content-Type', rule: 'content-type', message, location: ['header', 'Content-Type'] },
-  ]);
+  return fieldRefusal('unsupportedMediaType', 'header.Content-Type', 'content-type', message);
 }

@@ -3,65 +3,45 @@
  * scripts; docs/mock.md lists them. Each acts on one state: the bearer token's, the shared one with
  * `--shared-state`, or the one named `state` (its id from `GET /__mock/states`, as the inspector
  * sends it). POST and DELETE need `Content-Type: application/json` (./guard.ts); resetting every
- * state needs `{"scope": "all"}`.
+ * state needs `{"scope": "all"}`. Answers carry CORS headers for loopback origins only.
  */
-import type { RawRequest, RawResponse } from '../engine.ts';
-import { PROBLEM_TYPES, problem } from '../errors.ts';
-import { json, problemResponse } from '../respond.ts';
+import { type Refusal, refusal } from '../problems.ts';
+import type { Incoming, RawResponse } from '../stages/context.ts';
+import { json, refuse as refuseWith } from '../stages/respond.ts';
 import { shortHash } from '../tokens/hash.ts';
-import type { TokenStore } from '../tokens/store.ts';
-import { contentTypeRefusal } from './guard.ts';
+import { adminCors, contentTypeRefusal } from './guard.ts';
 import { INSPECTOR_HTML } from './inspector.ts';
-import type { RequestLog } from './request-log.ts';
 
 export const ADMIN_PREFIX = '/__mock';
 const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
-export interface AdminContext {
-  store: TokenStore;
-  log: RequestLog;
-  /** A state's data in the `--data` fixtures format. */
-  exportData(key: string): unknown;
-}
+export const isAdminPath = (pathname: string) => pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
 
 interface Call {
-  method: string;
-  url: URL;
-  token: string | undefined;
+  incoming: Incoming;
   body: Record<string, unknown>;
-  context: AdminContext;
 }
 
 type Route = { method: string; path: RegExp; run(call: Call, name: string): Promise<RawResponse> | RawResponse };
 
-const refuse = (status: number, field: string, rule: string, message: string): RawResponse =>
-  problemResponse(
-    problem(
-      status,
-      status === 404 ? PROBLEM_TYPES.notFound : PROBLEM_TYPES.adminRequest,
-      status === 404 ? 'Not found' : 'Invalid admin request',
-      message,
-      [{ field, rule, message, location: field.split('.') }],
-    ),
-  );
+const failure = (kind: 'adminRequest' | 'notFound', field: string, rule: string, message: string, status?: number) => {
+  const made: Refusal = refusal(kind, message, [{ field, rule, message, location: field.split('.') }]);
+  if (status !== undefined) made.body.status = status;
+  return refuseWith(made);
+};
 
 /** The state a call acts on: the token's, the shared one, or the one named `state`; else a refusal. */
-function stateOf(call: Call): string | RawResponse {
-  const named = call.body.state ?? call.url.searchParams.get('state') ?? undefined;
+function stateOf({ incoming, body }: Call): string | RawResponse {
+  const states = incoming.core.states;
+  const named = body.state ?? incoming.url.searchParams.get('state') ?? undefined;
   if (named !== undefined) {
-    const found = call.context.store.summaries().find((s) => shortHash(s.key) === named);
-    return found
-      ? found.key
-      : refuse(404, 'state', 'exists', `No state with id ${String(named)} (GET /__mock/states).`);
+    const found = states.keys().find((key) => shortHash(key) === named);
+    return found ?? failure('notFound', 'state', 'exists', `No state with id ${String(named)} (GET /__mock/states).`);
   }
-  if (call.token !== undefined) return call.token;
-  if (call.context.store.keyOf('-') === '') return '';
-  return refuse(
-    400,
-    'header.Authorization',
-    'required',
-    'Name the state: send Authorization: Bearer <token>, or "state": "<id>" from GET /__mock/states.',
-  );
+  if (incoming.token !== undefined) return incoming.token;
+  if (states.shared) return '';
+  const message = 'Name the state: send Authorization: Bearer <token>, or "state": "<id>" from GET /__mock/states.';
+  return failure('adminRequest', 'header.Authorization', 'required', message);
 }
 
 const withState = (run: (call: Call, key: string, name: string) => Promise<RawResponse> | RawResponse) => {
@@ -72,29 +52,53 @@ const withState = (run: (call: Call, key: string, name: string) => Promise<RawRe
 };
 
 const missingSnapshot = (name: string) =>
-  refuse(404, 'path.name', 'exists', `No snapshot named "${name}" for this state (GET /__mock/snapshots).`);
+  failure('notFound', 'path.name', 'exists', `No snapshot named "${name}" for this state (GET /__mock/snapshots).`);
 
 async function reset(call: Call): Promise<RawResponse> {
-  const scope = call.body.scope;
+  const { scope } = call.body;
+  const states = call.incoming.core.states;
   if (scope === 'all') {
-    await call.context.store.reset({ all: true });
+    await states.reset({ all: true });
     return json(200, { reset: 'all' });
   }
   if (scope !== undefined && scope !== 'state') {
-    return refuse(422, 'body.scope', 'enum', `scope must be "all" or "state", got ${JSON.stringify(scope)}.`);
+    const message = `scope must be "all" or "state", got ${JSON.stringify(scope)}.`;
+    return failure('adminRequest', 'body.scope', 'enum', message, 422);
   }
   const key = stateOf(call);
   if (typeof key !== 'string') {
-    return refuse(
-      400,
-      'body.scope',
-      'required',
-      'Resetting every state needs {"scope": "all"}; to reset one, send its token or "state": "<id>".',
-    );
+    const message = 'Resetting every state needs {"scope": "all"}; to reset one, send its token or "state": "<id>".';
+    return failure('adminRequest', 'body.scope', 'required', message);
   }
-  await call.context.store.reset(key);
+  await states.reset(key);
   return json(200, { reset: key === '' ? 'shared' : 'state', state: shortHash(key) });
 }
+
+function requests({ incoming }: Call): RawResponse {
+  const text = incoming.url.searchParams.get('limit') ?? '50';
+  const limit = Number(text);
+  const { size } = incoming.core.log;
+  if (!/^\d+$/.test(text) || limit < 1 || limit > size) {
+    return failure(
+      'adminRequest',
+      'query.limit',
+      'range',
+      `limit must be a whole number from 1 to ${size}, got "${text}".`,
+    );
+  }
+  return json(200, { requests: incoming.core.log.list(limit) });
+}
+
+const snapshot = withState(async (call, key) => {
+  const { name } = call.body;
+  if (typeof name !== 'string' || !SNAPSHOT_NAME.test(name)) {
+    const message = 'name must be 1-64 letters, digits, ".", "_" or "-".';
+    return failure('adminRequest', 'body.name', name === undefined ? 'required' : 'pattern', message, 422);
+  }
+  const { info, created, durable } = call.incoming.core.states.snapshot(name, key);
+  await durable;
+  return json(created ? 201 : 200, info);
+});
 
 const ROUTES: Route[] = [
   {
@@ -108,53 +112,31 @@ const ROUTES: Route[] = [
     }),
   },
   { method: 'POST', path: /^\/reset$/, run: reset },
-  {
-    method: 'GET',
-    path: /^\/requests$/,
-    run: (call) => {
-      const text = call.url.searchParams.get('limit') ?? '50';
-      const limit = Number(text);
-      const size = call.context.log.size;
-      if (!/^\d+$/.test(text) || limit < 1 || limit > size) {
-        return refuse(400, 'query.limit', 'range', `limit must be a whole number from 1 to ${size}, got "${text}".`);
-      }
-      return json(200, { requests: call.context.log.list(limit) });
-    },
-  },
+  { method: 'GET', path: /^\/requests$/, run: requests },
   {
     method: 'GET',
     path: /^\/states$/,
-    run: (call) => {
-      const { store } = call.context;
-      const states = store.summaries().map(({ key, ...rest }) => ({ id: shortHash(key), ...rest }));
-      return json(200, { states, limits: store.limits, usage: store.usage });
+    run: ({ incoming: { core } }) => {
+      const states = core.states.summaries().map(({ key, ...rest }) => ({ id: shortHash(key), ...rest }));
+      return json(200, { states, limits: core.states.limits, usage: core.states.usage });
     },
   },
-  { method: 'GET', path: /^\/state$/, run: withState((call, key) => json(200, call.context.exportData(key))) },
+  {
+    method: 'GET',
+    path: /^\/state$/,
+    run: withState((call, key) => json(200, call.incoming.core.states.data(key))),
+  },
   {
     method: 'GET',
     path: /^\/snapshots$/,
-    run: withState((call, key) => json(200, { snapshots: call.context.store.snapshots(key) })),
+    run: withState((call, key) => json(200, { snapshots: call.incoming.core.states.snapshots(key) })),
   },
-  {
-    method: 'POST',
-    path: /^\/snapshots$/,
-    run: withState(async (call, key) => {
-      const name = call.body.name;
-      if (typeof name !== 'string' || !SNAPSHOT_NAME.test(name)) {
-        const message = 'name must be 1-64 letters, digits, ".", "_" or "-".';
-        return refuse(422, 'body.name', name === undefined ? 'required' : 'pattern', message);
-      }
-      const { info, created, durable } = call.context.store.snapshot(name, key);
-      await durable;
-      return json(created ? 201 : 200, info);
-    }),
-  },
+  { method: 'POST', path: /^\/snapshots$/, run: snapshot },
   {
     method: 'POST',
     path: /^\/snapshots\/([^/]+)\/restore$/,
     run: withState(async (call, key, name) => {
-      const done = call.context.store.restore(name, key);
+      const done = call.incoming.core.states.restore(name, key);
       if (!done) return missingSnapshot(name);
       await done;
       return json(200, { restored: name });
@@ -164,7 +146,7 @@ const ROUTES: Route[] = [
     method: 'DELETE',
     path: /^\/snapshots\/([^/]+)$/,
     run: withState(async (call, key, name) => {
-      const done = call.context.store.drop(name, key);
+      const done = call.incoming.core.states.drop(name, key);
       if (!done) return missingSnapshot(name);
       await done;
       return { status: 204, headers: {}, body: '', version: '-' };
@@ -173,10 +155,12 @@ const ROUTES: Route[] = [
 ];
 
 /** Reads an admin request's JSON object body ({} when empty), or the refusal when it is not one. */
-async function bodyOf(request: RawRequest): Promise<{ body: Record<string, unknown> } | { refusal: RawResponse }> {
-  const bytes = await request.readBody();
+async function bodyOf(incoming: Incoming): Promise<{ body: Record<string, unknown> } | { refusal: RawResponse }> {
+  const bytes = await incoming.raw.readBody();
   if (bytes === 'too-large') {
-    return { refusal: refuse(413, 'body', 'maxBytes', 'Admin request bodies are small JSON objects.') };
+    return {
+      refusal: failure('adminRequest', 'body', 'maxBytes', 'Admin request bodies are small JSON objects.', 413),
+    };
   }
   const text = new TextDecoder().decode(bytes).trim();
   if (text === '') return { body: {} };
@@ -184,36 +168,38 @@ async function bodyOf(request: RawRequest): Promise<{ body: Record<string, unkno
     const value: unknown = JSON.parse(text);
     if (value && typeof value === 'object' && !Array.isArray(value)) return { body: value as Record<string, unknown> };
   } catch {}
-  return { refusal: refuse(400, 'body', 'json', 'The body must be a JSON object.') };
+  return { refusal: failure('adminRequest', 'body', 'json', 'The body must be a JSON object.') };
 }
 
-/** Answers a request under {@link ADMIN_PREFIX}: route, method (405), content type (415), body, endpoint. */
-export async function answerAdmin(
-  request: RawRequest,
-  url: URL,
-  token: string | undefined,
-  context: AdminContext,
-): Promise<RawResponse> {
-  const method = request.method.toUpperCase();
-  const subpath = url.pathname.slice(ADMIN_PREFIX.length);
+/** Route (404), method (405), content type (415), body (400), then the endpoint. */
+async function dispatch(incoming: Incoming): Promise<RawResponse> {
+  const { method, pathname } = incoming;
+  const subpath = pathname.slice(ADMIN_PREFIX.length);
   const matching = ROUTES.filter((route) => route.path.test(subpath));
   const route = matching.find((r) => r.method === method);
   if (!route) {
+    // No such admin endpoint.
     if (matching.length === 0)
-      return refuse(404, 'path', 'exists', `No admin endpoint ${url.pathname} (docs/mock.md).`);
+      return failure('notFound', 'path', 'exists', `No admin endpoint ${pathname} (docs/mock.md).`);
     const allow = matching.map((r) => r.method).join(', ');
-    const body = problem(
-      405,
-      PROBLEM_TYPES.methodNotAllowed,
-      'Method not allowed',
-      `${url.pathname} accepts ${allow}.`,
-    );
-    return problemResponse(body, { Allow: allow });
+    return refuseWith(refusal('methodNotAllowed', `${pathname} accepts ${allow}.`, [], {}, { Allow: allow }));
   }
-  const unsafe = contentTypeRefusal(method, request.header('content-type'));
-  if (unsafe) return problemResponse(unsafe);
-  const read = method === 'GET' ? { body: {} } : await bodyOf(request);
-  if ('refusal' in read) return read.refusal; // not a JSON object: 400
+  // A request a web page could send without a preflight.
+  const unsafe = contentTypeRefusal(method, incoming.raw.header('content-type'));
+  if (unsafe) return refuseWith(unsafe);
+  const read = method === 'GET' ? { body: {} } : await bodyOf(incoming);
+  // Not a JSON object.
+  if ('refusal' in read) return read.refusal;
   const name = decodeURIComponent(route.path.exec(subpath)?.[1] ?? '');
-  return route.run({ method, url, token, body: read.body, context }, name);
+  return route.run({ incoming, body: read.body }, name);
+}
+
+/** Answers a request under {@link ADMIN_PREFIX}, its CORS headers for a loopback origin only. */
+export async function answerAdmin(incoming: Incoming): Promise<RawResponse> {
+  const answered = await dispatch(incoming);
+  return {
+    ...answered,
+    headers: { ...adminCors(incoming.raw.header('origin')), ...answered.headers },
+    version: 'admin',
+  };
 }

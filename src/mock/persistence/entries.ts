@@ -13,7 +13,7 @@
  * A state is the seeded data plus its changed records (an {@link Image}), so replaying a token's
  * entries needs no seed: the engine lays the image over its own seeded data.
  */
-import type { Rec } from '../seed.ts';
+import type { Rec } from '../model/index.ts';
 
 /** The key of the shared state (`--shared-state`) in entries; a bearer token is never empty. */
 export const SHARED_KEY = '';

@@ -3,9 +3,9 @@
  * token store: a token names its state; without one, the shared state with `sharedState`, else
  * every state (reset, snapshot, restore) or the seeded data (export).
  */
-import type { MockFixtures } from '../engine.ts';
+import type { MockFixtures } from '../model/fixtures.ts';
+import type { StoreData } from '../model/index.ts';
 import { SHARED_KEY } from '../persistence/entries.ts';
-import type { StoreData } from '../seed.ts';
 import type { SnapshotInfo, TokenStore } from './store.ts';
 
 export function stateApi(store: TokenStore) {

@@ -6,14 +6,9 @@
  * collections it copied), so the budget bounds what the states hold beyond the shared seeded data.
  */
 
-/** States kept at most. */
-export const MAX_TOKEN_STATES = 1000;
-/** Estimated bytes the states may hold beyond the seeded data (see ./store.ts for the estimate). */
-export const MAX_STATE_BYTES = 256 * 1024 * 1024;
-
 export interface RegistryOptions<V> {
-  maxStates?: number;
-  maxBytes?: number;
+  maxStates: number;
+  maxBytes: number;
   /** Called with each evicted key and value. */
   onEvict?: (key: string, value: V) => void;
 }
@@ -25,9 +20,9 @@ export class Registry<V> {
   readonly maxBytes: number;
   private readonly onEvict: ((key: string, value: V) => void) | undefined;
 
-  constructor(options: RegistryOptions<V> = {}) {
-    this.maxStates = options.maxStates ?? MAX_TOKEN_STATES;
-    this.maxBytes = options.maxBytes ?? MAX_STATE_BYTES;
+  constructor(options: RegistryOptions<V>) {
+    this.maxStates = options.maxStates;
+    this.maxBytes = options.maxBytes;
     this.onEvict = options.onEvict;
   }
 

@@ -11,9 +11,11 @@
  * state file it is gone, and its token's requests are refused (410) until it is reset, instead of
  * silently reading the seeded data.
  */
+
+import { MAX_TOKEN_STATES, MEMORY_BUDGET } from '../limits.ts';
+import { keyField, type Rec, type StoreData } from '../model/index.ts';
 import { type Change, type Entry, emptyImage, SHARED_KEY, type TokenImage } from '../persistence/entries.ts';
-import type { Rec, StoreData } from '../seed.ts';
-import { keyField, type State } from '../state.ts';
+import type { State } from '../state.ts';
 import { Registry } from './registry.ts';
 
 /** Estimated bytes per record slot of a copied collection (its array cell and index entry). */
@@ -84,8 +86,8 @@ export class TokenStore {
     this.persistence = options.persistence;
     this.now = options.now ?? (() => new Date());
     this.registry = new Registry<Held>({
-      ...(options.maxStates !== undefined && { maxStates: options.maxStates }),
-      ...(options.maxBytes !== undefined && { maxBytes: options.maxBytes }),
+      maxStates: options.maxStates ?? MAX_TOKEN_STATES,
+      maxBytes: options.maxBytes ?? MEMORY_BUDGET,
       onEvict: (key) => {
         if (this.persistence) return; // reloaded from the file on its next request
         this.tombstones.add(key);
@@ -104,11 +106,16 @@ export class TokenStore {
     return { maxStates: this.registry.maxStates, maxBytes: this.registry.maxBytes };
   }
 
-  /** The state a token reads (the seeded one until it writes), or `evicted` (see the header). */
-  read(token: string): State | 'evicted' {
+  /** The state a token reads: its own, or the seeded one (until it writes, or if it was evicted). */
+  read(token: string): State {
     const key = this.keyOf(token);
-    if (this.tombstones.has(key)) return 'evicted';
+    if (this.tombstones.has(key)) return this.seed;
     return this.held(key, false)?.state ?? this.seed;
+  }
+
+  /** True when the token's state was evicted and cannot be reloaded (no state file). */
+  evicted(token: string): boolean {
+    return this.tombstones.has(this.keyOf(token));
   }
 
   /** Opens a write on a token's state (call {@link end} when the request is answered). */
@@ -135,14 +142,14 @@ export class TokenStore {
       String(record[keyField(collection)]),
       record,
     ]);
+    const before = held.state.bytes;
     let bytes = 0;
     for (const [collection, , record] of changes) {
       if (!held.changed.has(collection)) bytes += SLOT_BYTES * held.state.list(collection).length;
       held.changed.add(collection);
       held.state.put(collection, record);
-      bytes += JSON.stringify(record).length;
     }
-    this.registry.charge(ticket.key, bytes);
+    this.registry.charge(ticket.key, bytes + held.state.bytes - before);
     return this.persist({ op: 'put', token: ticket.key, changes });
   }
 
@@ -219,8 +226,7 @@ export class TokenStore {
 
   /** The data a token's state holds now (the seeded data for a token that never wrote). */
   data(token: string): StoreData {
-    const state = this.read(token);
-    return (state === 'evicted' ? this.seed : state).data;
+    return this.read(token).data;
   }
 
   /** Every state, loaded or only in the state file, for the inspector. */
@@ -264,16 +270,13 @@ export class TokenStore {
     const image = this.persistence?.has(key) ? this.persistence.load(key) : undefined;
     if (!image && !create) return undefined;
     const held = this.fromImage(image ?? emptyImage());
-    let bytes = 0;
-    for (const records of image?.live.values() ?? [])
-      for (const record of records.values()) bytes += JSON.stringify(record).length;
-    this.set(key, held, bytes);
+    this.set(key, held);
     return held;
   }
 
-  /** Puts a state in the registry, its cost estimated (plus `recordBytes` of records it wrote). */
-  private set(key: string, held: Held, recordBytes = 0): void {
-    let bytes = recordBytes + slotsOf(held);
+  /** Puts a state in the registry, its cost estimated (../state.ts counts the bytes of its records). */
+  private set(key: string, held: Held): void {
+    let bytes = held.state.bytes + slotsOf(held);
     for (const snapshot of held.snapshots.values()) bytes += slotsOf(snapshot);
     this.registry.set(key, held, bytes);
   }

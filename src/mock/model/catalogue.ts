@@ -1,0 +1,206 @@
+/**
+ * The mock's catalogue and arithmetic, shared by the seed functions and the writes: the enums the
+ * seed cycles through, the products new lines are priced from, the locations, people, order lines,
+ * and the totals of an order (VAT 19% included, the mock's own arithmetic: the spec shows none).
+ */
+import type { Prng } from '../prng.ts';
+import type { Rec } from './types.ts';
+
+export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'retrying', 'paused'] as const;
+export const FULFILLMENT_STATUSES = [
+  'not_required',
+  'open',
+  'processing',
+  'on_hold',
+  'incomplete',
+  'closed',
+  'canceled',
+] as const;
+export const REQUEST_STATUSES = [
+  'pending',
+  'requested',
+  'accepted',
+  'rejected',
+  'cancel_requested',
+  'cancel_accepted',
+  'cancel_rejected',
+  'closed',
+] as const;
+export const TICKET_STATUSES = ['new', 'open', 'pending', 'solved', 'closed'] as const;
+export const TICKET_PRIORITIES = ['high', 'medium', 'low'] as const;
+export const PAYMENT_METHODS = ['apple_pay', 'bankcard', 'google_pay', 'klarna', 'link', 'paypal', 'twint'];
+export const CARD_TYPES = [
+  'visa',
+  'mastercard',
+  'american_express',
+  'diners_club',
+  'discover',
+  'jcb',
+  'maestro',
+  'dankort',
+];
+export const METADATA_OBJECTS = [
+  'attribution',
+  'customer',
+  'dispute',
+  'line',
+  'order',
+  'product',
+  'variant',
+  'blog',
+  'page',
+];
+const FIRST = ['Anna', 'Lukas', 'Marie', 'Jonas', 'Lena', 'Felix', 'Sofia', 'Paul', 'Emma', 'Noah'];
+const LAST = ['Schmidt', 'Gruber', 'Dubois', 'Meyer', 'Weber', 'Fischer', 'Huber', 'Rossi', 'Novak', 'Berg'];
+export const UTM_SOURCES = ['google', 'facebook', 'newsletter', null];
+export const SUBJECTS = ['Change of delivery address', 'Item arrived damaged', 'Where is my parcel?', 'Refund request'];
+export const FIRST_ORDER_NUMBER = 1001;
+
+const clone = <T>(value: T): T => structuredClone(value);
+export const money = (value: number): string => value.toFixed(2);
+
+export interface Product {
+  id: number;
+  title: string;
+  slug: string;
+  sku: string;
+  variant_id: number;
+  variant_title: string;
+  price: number;
+}
+
+export const PRODUCTS: Product[] = [
+  ['Linen shirt', 'LIN-SHIRT', 'White / M', 49.9],
+  ['Linen socks', 'LIN-SOCK', 'Natural / 42', 12.9],
+  ['Merino wool socks, 2-pack', 'WOOL-SOCK-2P', 'Anthracite / 39-42', 22.5],
+  ['Wool scarf', 'WOOL-SCARF', 'Grey', 39.0],
+  ['Linen trousers', 'LIN-TROUSER', 'Sand / 32', 79.0],
+  ['Canvas tote', 'CANVAS-TOTE', 'Natural', 19.5],
+].map(([title, sku, variant, price], index) => ({
+  id: index + 1,
+  title: title as string,
+  slug: String(title)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-'),
+  sku: sku as string,
+  variant_id: 101 + index,
+  variant_title: variant as string,
+  price: price as number,
+}));
+
+export const productOf = (id: number): Product =>
+  PRODUCTS.find((p) => p.id === id) ?? {
+    id,
+    title: `Product ${id}`,
+    slug: `product-${id}`,
+    sku: `SKU-${id}`,
+    variant_id: 100 + id,
+    variant_title: 'Default',
+    price: 10,
+  };
+
+export const excl = (incl: number) => incl / 1.19;
+
+/** Seconds since 2024-01-01 → ISO 8601 without milliseconds. */
+export const at = (seconds: number) =>
+  new Date(Date.UTC(2024, 0, 1) + seconds * 1000).toISOString().replace('.000Z', 'Z');
+export const day = 86_400;
+
+export function person(prng: Prng, template: Rec, id: number): Rec {
+  const first = prng.pick(FIRST);
+  const last = prng.pick(LAST);
+  return {
+    ...clone(template),
+    id,
+    first_name: first,
+    last_name: last,
+    email: `${first}.${last}.${id}@example.com`.toLowerCase(),
+    phone_number: `+49 151 ${String(prng.int(1000000, 9999999))}`,
+  };
+}
+
+/** Location ids: those of the contract's examples (12 Hamburg, 14 Munich, 31 Leipzig) and 40. */
+export const LOCATION_IDS = [12, 14, 31, 40];
+
+export function location(template: Rec, index: number): Rec {
+  const id = LOCATION_IDS[index] as number;
+  const names = ['Hamburg warehouse', 'Munich store', 'ParcelPartner Leipzig', 'Vienna store'];
+  const cities = ['Hamburg', 'München', 'Leipzig', 'Wien'];
+  const out = clone(template);
+  out.id = id;
+  out.name = names[index % names.length];
+  out.accept_return = index % 2 === 0;
+  if (out.address) {
+    out.address.line3 = cities[index % cities.length];
+    out.address.postcode = String(10000 + (index + 1) * 1111);
+  }
+  return out;
+}
+
+/** An order line of `quantity` × `product` (seeded orders and add-line-items share it). */
+export function orderLine(template: Rec, product: Product, id: number, quantity: number, created: string): Rec {
+  const incl = product.price;
+  const line = clone(template);
+  Object.assign(line, {
+    id,
+    created_at: created,
+    updated_at: created,
+    product_id: product.id,
+    product_title: product.title,
+    product_url: `https://shop.example.com/products/${product.slug}/`,
+    product_image: `https://cdn.example.com/products/${product.slug}.jpg`,
+    sku: product.sku,
+    variant_id: product.variant_id,
+    variant_title: product.variant_title,
+    quantity,
+    current_quantity: quantity,
+    editable_quantity: quantity,
+    fulfillable_quantity: quantity,
+    price_incl_tax: money(incl),
+    price_excl_tax: money(excl(incl)),
+    original_price_incl_tax: money(incl),
+    original_price_excl_tax: money(excl(incl)),
+    total_discount: '0.00',
+    original_total_discount: '0.00',
+    total_cost: money(incl * quantity),
+    unit_cost: money(incl),
+    is_upsell: false,
+    is_gift_card: false,
+  });
+  if (line.report_values && typeof line.report_values === 'object') {
+    Object.assign(line.report_values, {
+      price_incl_tax: money(incl),
+      price_excl_tax: money(excl(incl)),
+      original_price_incl_tax: money(incl),
+      original_price_excl_tax: money(excl(incl)),
+      total_cost: money(incl * quantity),
+      total_discount: '0.00',
+      original_total_discount: '0.00',
+      unit_cost: money(incl),
+    });
+  }
+  return line;
+}
+
+/** Recomputes an order's totals from its lines and shipping (the mock's arithmetic, VAT 19% included). */
+export function retotal(order: Rec): void {
+  const lines = (order.lines ?? []) as Rec[];
+  const items = lines.reduce((sum, l) => sum + Number(l.price_incl_tax) * Number(l.quantity), 0);
+  const shipping = Number(order.shipping_incl_tax ?? 0) || 0;
+  const incl = items + shipping;
+  const paid = ((order.transactions ?? []) as Rec[])
+    .filter((t) => t.status === 'succeeded')
+    .reduce((sum, t) => sum + Number(t.amount), 0);
+  const totals = {
+    total_incl_tax: money(incl),
+    total_excl_tax: money(excl(incl)),
+    total_tax: money(incl - excl(incl)),
+    total_cost: money(incl),
+    total_outstanding: money(Math.max(0, incl - paid)),
+  };
+  Object.assign(order, totals);
+  if (order.report_values && typeof order.report_values === 'object') {
+    const { total_outstanding: _, total_tax: __, ...reported } = totals;
+    Object.assign(order.report_values, reported);
+  }
+}

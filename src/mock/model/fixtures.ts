@@ -1,0 +1,98 @@
+/**
+ * `--data` fixtures: records per collection replacing the seeded ones, each validated against the
+ * contract schema its collection declares (./types.ts RecordSchema), keys numeric and unique. A bad
+ * file is refused naming the file, the record and the field.
+ */
+import type { DefaultPaths } from '../../../generated/types/index.ts';
+import type { Violation } from '../../validation/index.ts';
+import { collectionOf, MODEL } from './index.ts';
+import type { Rec, StoreData } from './types.ts';
+
+/** The JSON body of the 200 answer of `method path`, in its default version's shape. */
+type Ok<P extends keyof DefaultPaths, M extends keyof DefaultPaths[P]> = DefaultPaths[P][M] extends {
+  responses: { 200: { content: { 'application/json': infer Body } } };
+}
+  ? Body
+  : never;
+type Item<List> = List extends { results?: infer Results }
+  ? NonNullable<Results> extends (infer I)[]
+    ? I
+    : never
+  : never;
+
+/**
+ * Records per collection, as `--data file.json` holds them, typed by the generated types: each
+ * collection's records in the shape of the response its model declares (./types.ts RecordSchema),
+ * in that operation's default version. A fixture that breaks the contract fails at type-check; at
+ * run time it is refused naming the field.
+ */
+export interface MockFixtures {
+  subscriptions?: Ok<'/subscriptions/{id}/renew/', 'post'>[];
+  transactions?: Item<Ok<'/subscriptions/{id}/transactions/', 'get'>>[];
+  fulfillmentOrders?: Ok<'/fulfillment-orders/{id}/cancellation-request/accept/', 'post'>[];
+  tickets?: Ok<'/tickets/{id}/', 'get'>[];
+  orders?: Ok<'/orders/{number}/add-line-items/', 'post'>[];
+  fulfillments?: Ok<'/orders/{number}/fulfillments/', 'get'>[];
+  stockrecords?: Ok<'/stockrecords/{id}/', 'get'>[];
+  giftCards?: Ok<'/gift-cards/', 'post'>[];
+  metadata?: Ok<'/metadata/{id}/', 'patch'>[];
+  pages?: Ok<'/pages/{id}/', 'put'>[];
+  store?: Ok<'/store/', 'get'>[number][];
+}
+export type FixtureCollection = keyof MockFixtures;
+
+/** A `--data` file the mock refuses: names the file, the record and the field. */
+export class FixtureError extends Error {
+  override name = 'FixtureError';
+}
+
+/** The collections a fixture file may name: every collection that declares a contract schema. */
+export const FIXTURE_COLLECTIONS = MODEL.filter((c) => c.schema).map((c) => c.name);
+
+/** Checks a response body against the 200 schema of `operationId` (absent: no bundle serves it). */
+export type ResponseCheck = (operationId: string, body: unknown) => Violation[] | undefined;
+
+export function applyFixtures(store: StoreData, data: unknown, source: string, check: ResponseCheck): void {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    throw new FixtureError(
+      `${source}: must be a JSON object of record arrays by resource (${FIXTURE_COLLECTIONS.join(', ')})`,
+    );
+  }
+  for (const [name, records] of Object.entries(data as Record<string, unknown>)) {
+    if (!FIXTURE_COLLECTIONS.includes(name)) {
+      throw new FixtureError(`${source}: unknown resource "${name}" (one of ${FIXTURE_COLLECTIONS.join(', ')})`);
+    }
+    if (!Array.isArray(records)) throw new FixtureError(`${source}: ${name} must be an array of records`);
+    const seen = new Set<string>();
+    records.forEach((record, index) => {
+      checkRecord(name, record, `${source}: ${name}[${index}]`, check, seen);
+    });
+    store[name] = structuredClone(records as Rec[]);
+  }
+}
+
+function checkRecord(name: string, record: unknown, where: string, check: ResponseCheck, seen: Set<string>): void {
+  const { key, schema } = collectionOf(name);
+  const shape = schema?.shape ?? 'body';
+  const label = `${where}${record && typeof record === 'object' && key in record ? ` (${key} ${JSON.stringify((record as Rec)[key])})` : ''}`;
+  if (!record || typeof record !== 'object' || Array.isArray(record)) throw new FixtureError(`${label}: not an object`);
+  const wrapped =
+    shape === 'item' ? { next: null, previous: null, results: [record] } : shape === 'element' ? [record] : record;
+  const violations = check(schema?.operationId ?? '', wrapped);
+  if (violations === undefined) {
+    throw new FixtureError(`${label}: ${name} needs ${schema?.operationId}, absent from the bundles`);
+  }
+  const first = violations[0];
+  if (first) {
+    const prefix = shape === 'item' ? 3 : shape === 'element' ? 2 : 1;
+    const field = first.location.slice(prefix).join('.') || '(record)';
+    throw new FixtureError(`${label}: field ${field} breaks the contract (${first.rule}): ${first.message}`);
+  }
+  if (shape === 'element') return;
+  const value = String((record as Rec)[key]);
+  if (!Number.isSafeInteger(Number(value))) {
+    throw new FixtureError(`${label}: field ${key} must be an integer (or a numeric order number)`);
+  }
+  if (seen.has(value)) throw new FixtureError(`${label}: duplicate ${key} ${value}`);
+  seen.add(value);
+}

@@ -1,0 +1,29 @@
+/** Metadata definitions 1..40, `object` cycling through its enum. */
+import { at, day, METADATA_OBJECTS } from './catalogue.ts';
+import type { CollectionDecl } from './types.ts';
+
+export const metadata: CollectionDecl = {
+  name: 'metadata',
+  key: 'id',
+  singular: 'metadata definition',
+  schema: { operationId: 'updateMetadataDefinition', shape: 'body' },
+  servedBy: ['updateMetadataDefinition'],
+  relations: [],
+  seed: {
+    count: 40,
+    record: (i, { prng, templates }) => {
+      const created = at(prng.int(0, 140) * day);
+      return {
+        ...templates.of('updateMetadataDefinition'),
+        id: i,
+        key: `field_${i}`,
+        name: `Field ${i}`,
+        object: METADATA_OBJECTS[(i - 1) % METADATA_OBJECTS.length],
+        enable_export: i % 2 === 0,
+        enable_filter: i % 3 === 0,
+        created_at: created,
+        updated_at: created,
+      };
+    },
+  },
+};

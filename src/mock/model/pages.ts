@@ -1,0 +1,23 @@
+/** Pages 1..40 (`PUT /pages/{id}/`). */
+import type { CollectionDecl } from './types.ts';
+
+export const pages: CollectionDecl = {
+  name: 'pages',
+  key: 'id',
+  singular: 'page',
+  schema: { operationId: 'updatePage', shape: 'body' },
+  servedBy: ['updatePage'],
+  relations: [],
+  seed: {
+    count: 40,
+    record: (i, { templates }) => ({
+      ...templates.of('updatePage'),
+      id: i,
+      slug: `page-${i}`,
+      title: `Page ${i}`,
+      meta_title: `Page ${i} | Northwind Apparel`,
+      template: `pages/page.custom${i}.html`,
+      content: `<h1>Page ${i}</h1>`,
+    }),
+  },
+};

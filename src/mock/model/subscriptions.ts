@@ -1,0 +1,149 @@
+/**
+ * Subscriptions 1..45: status cycling through the five states, lines from the catalogue, the orders
+ * they renewed into. Stored in the flat-line shape; a version whose subscription lines nest a
+ * `product` and a `stockrecord` (read from its bundle's example, never from its name) sees them
+ * nested, derived from the flat fields and the product's stock record.
+ */
+import type { Bundle } from '../../contract/index.ts';
+import {
+  at,
+  CARD_TYPES,
+  day,
+  FIRST_ORDER_NUMBER,
+  money,
+  PAYMENT_METHODS,
+  PRODUCTS,
+  SUBSCRIPTION_STATUSES,
+  UTM_SOURCES,
+} from './catalogue.ts';
+import { exampleOf } from './templates.ts';
+import type { CollectionDecl, Rec } from './types.ts';
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+/** The nested line template of a bundle whose subscription lines nest (else undefined), cached. */
+const nestedLines = new WeakMap<Bundle, Rec | null>();
+function nestedLineTemplate(bundle: Bundle): Rec | undefined {
+  if (!nestedLines.has(bundle)) {
+    const serves = bundle.operations.some((o) => o.operationId === 'listSubscriptions');
+    const line = serves ? exampleOf(bundle, 'listSubscriptions').results?.[0]?.lines?.[0] : undefined;
+    nestedLines.set(bundle, line && typeof line.stockrecord === 'object' ? line : null);
+  }
+  return nestedLines.get(bundle) ?? undefined;
+}
+
+/** A subscription line with nested product and stock record, from the flat fields. */
+export function nestedLine(line: Rec, template: Rec, currency: string, stockrecords: Rec[]): Rec {
+  const stock = stockrecords.find((s) => s.product?.id === line.product_id);
+  const image = line.product_image
+    ? [
+        {
+          ...(template.product?.images?.[0] ?? {}),
+          attachment: line.product_image,
+          src: line.product_image,
+          file_name: String(line.product_image).split('/').pop(),
+          caption: line.product_title,
+          display_order: 0,
+          id: line.id,
+        },
+      ]
+    : [];
+  const product = Object.assign(clone(template.product ?? {}), {
+    id: line.product_id,
+    title: line.product_title,
+    url: line.product_url,
+    images: image,
+  });
+  const stockrecord = {
+    ...clone(template.stockrecord ?? {}),
+    id: stock?.id ?? line.variant_id ?? line.id,
+    partner_sku: line.sku,
+    price: line.price,
+    price_retail: line.price,
+    price_currency: currency,
+    num_in_stock: stock?.num_in_stock ?? 0,
+    num_allocated: stock?.num_allocated ?? 0,
+    low_stock_threshold: stock?.low_stock_threshold ?? null,
+  };
+  return { id: line.id, metadata: line.metadata, price: line.price, quantity: line.quantity, product, stockrecord };
+}
+
+function seedSubscription(i: number, { prng, templates, users }: Parameters<CollectionDecl['seed']['record']>[1]) {
+  const status = SUBSCRIPTION_STATUSES[(i - 1) % SUBSCRIPTION_STATUSES.length] as string;
+  const user = prng.pick(users);
+  const created = at(prng.int(0, 60) * day + prng.int(0, day));
+  const intervalCount = prng.pick([14, 30, 60]);
+  const sub = templates.of('listSubscriptions').results?.[0] ?? {};
+  const lineTemplate = sub.lines?.[0] ?? {};
+  const products = [prng.pick(PRODUCTS), ...(i % 4 === 0 ? [prng.pick(PRODUCTS)] : [])];
+  sub.lines = products.map((p, k) => ({
+    ...clone(lineTemplate),
+    id: i * 10 + k,
+    metadata: {},
+    price: money(p.price),
+    product_id: p.id,
+    product_image: `https://cdn.example.com/products/${p.slug}.jpg`,
+    product_title: p.title,
+    product_url: `https://shop.example.com/products/${p.slug}/`,
+    quantity: prng.int(1, 3),
+    sku: p.sku,
+    variant_id: p.variant_id,
+    variant_title: p.variant_title,
+  }));
+  const cycles = prng.int(1, 3);
+  const total = sub.lines.reduce((sum: number, l: Rec) => sum + Number(l.price) * l.quantity, 0);
+  Object.assign(sub, {
+    id: i,
+    status,
+    user: clone(user),
+    date_created: created,
+    frequency: `Every ${intervalCount} days`,
+    interval: 'day',
+    interval_count: intervalCount,
+    is_test: i % 9 === 0,
+    num_lines: sub.lines.length,
+    num_orders: cycles,
+    orders: Array.from({ length: cycles }, (_, k) => ({
+      billing_cycle: k + 1,
+      order_number: String(FIRST_ORDER_NUMBER + ((i * 3 + k * 7) % 40)),
+    })),
+    next_renewal_date: at(150 * day + prng.int(0, 60) * day),
+    payment_method: PAYMENT_METHODS[(i - 1) % PAYMENT_METHODS.length],
+    payment_details: { card_type: CARD_TYPES[(i - 1) % CARD_TYPES.length] },
+    cancel_reason: status === 'canceled' ? prng.pick(['too_expensive', 'not_needed', 'other']) : null,
+    cancel_reason_other_message: null,
+    shipping_price: '4.90',
+    total: money(total + 4.9),
+    is_tax_known: i % 2 === 1,
+  });
+  if (sub.attribution) {
+    sub.attribution.utm_source = UTM_SOURCES[(i - 1) % UTM_SOURCES.length];
+    sub.attribution.utm_campaign = i % 2 ? 'spring_2024' : null;
+    sub.attribution.affiliate = i % 5 === 0 ? 'slowfashionblog' : null;
+  }
+  for (const address of [sub.billing_address, sub.shipping_address]) {
+    if (address) Object.assign(address, { first_name: user.first_name, last_name: user.last_name });
+  }
+  return sub;
+}
+
+export const subscriptions: CollectionDecl = {
+  name: 'subscriptions',
+  key: 'id',
+  singular: 'subscription',
+  schema: { operationId: 'renewSubscription', shape: 'body' },
+  servedBy: ['listSubscriptions', 'renewSubscription', 'retrySubscription'],
+  relations: [{ name: 'orders', to: 'orders', keys: (r) => (r.orders ?? []).map((o: Rec) => o.order_number) }],
+  seed: { count: 45, record: seedSubscription },
+  view: (record, { bundle, list }) => {
+    const template = nestedLineTemplate(bundle);
+    if (!template) return record;
+    return {
+      ...record,
+      is_tax_known: record.is_tax_known ?? true,
+      lines: ((record.lines ?? []) as Rec[]).map((line) =>
+        nestedLine(line, template, record.currency, list('stockrecords')),
+      ),
+    };
+  },
+};

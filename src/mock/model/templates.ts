@@ -1,0 +1,37 @@
+/**
+ * Record templates: the first 200 example of the operation each collection's records come from, in
+ * the first bundle serving it. Seeded records start as a copy of their template, so every field the
+ * contract requires is there with a value of the right type.
+ */
+import { type Bundle, deref, type Json } from '../../contract/index.ts';
+import type { Rec } from './types.ts';
+
+/** The first example value of the 200 response of `operationId` in `bundle` (a deep copy). */
+export function exampleOf(bundle: Bundle, operationId: string): Json {
+  const operation = bundle.operations.find((o) => o.operationId === operationId);
+  if (!operation) throw new Error(`${operationId} is not in ${bundle.version}`);
+  const media = deref(bundle.document, operation.operation.responses?.['200'])?.content?.['application/json'];
+  const first = media?.example ?? deref(bundle.document, Object.values<Json>(media?.examples ?? {})[0])?.value;
+  if (first === undefined) throw new Error(`${operationId} (${bundle.version}) has no 200 example`);
+  return structuredClone(first);
+}
+
+export interface Templates {
+  /** The first example of `operationId` in the first bundle serving it; `{}` when none does. */
+  of(operationId: string): Rec;
+}
+
+export function templatesOf(bundles: Bundle[]): Templates {
+  const cache = new Map<string, Rec>();
+  return {
+    of(operationId) {
+      let found = cache.get(operationId);
+      if (!found) {
+        const bundle = bundles.find((b) => b.operations.some((o) => o.operationId === operationId));
+        found = bundle ? (exampleOf(bundle, operationId) as Rec) : {};
+        cache.set(operationId, found);
+      }
+      return structuredClone(found);
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * The one catalogue of the mock's problem types (RFC 9457): each refusal kind has a type URI owned by
+ * this package (`urn:store-admin-mock:<name>`, documented in docs/mock.md), a title and a status.
+ * Every refusal of the data-backed mock is made by {@link refusal} from this table, so no answer
+ * carries a type the package does not own.
+ */
+import type { Violation } from '../validation/index.ts';
+import type { Problem } from './errors.ts';
+
+const entry = (name: string, status: number, title: string) => ({
+  type: `urn:store-admin-mock:${name}`,
+  status,
+  title,
+});
+
+export const PROBLEMS = {
+  invalidRequest: entry('invalid-request', 422, 'Invalid request'),
+  badRequest: entry('bad-request', 400, 'Bad request'),
+  refusedByStore: entry('refused-by-store', 422, 'Request refused by the mock store'),
+  limit: entry('limit-exceeded', 422, 'Mock limit exceeded'),
+  malformedJson: entry('malformed-json', 400, 'Malformed JSON'),
+  malformedBody: entry('malformed-body', 400, 'Malformed body'),
+  malformedUrl: entry('malformed-url', 400, 'Malformed URL'),
+  unsupportedVersion: entry('unsupported-version', 400, 'Unsupported API version'),
+  badPrefer: entry('bad-prefer', 400, 'Invalid Prefer header'),
+  unauthorized: entry('unauthorized', 401, 'Unauthorized'),
+  insufficientScope: entry('insufficient-scope', 403, 'Insufficient scope'),
+  notFound: entry('not-found', 404, 'Not found'),
+  noSuchResponse: entry('no-such-response', 404, 'No such response'),
+  noSuchExample: entry('no-such-example', 404, 'No such example'),
+  methodNotAllowed: entry('method-not-allowed', 405, 'Method not allowed'),
+  tooLarge: entry('payload-too-large', 413, 'Payload too large'),
+  unsupportedMediaType: entry('unsupported-media-type', 415, 'Unsupported media type'),
+  scenario429: entry('scenario-429', 429, 'Too Many Requests'),
+  scenario500: entry('scenario-500', 500, 'Internal Server Error'),
+  scenario503: entry('scenario-503', 503, 'Service Unavailable'),
+  busy: entry('busy', 503, 'Busy'),
+  internal: entry('internal-error', 500, 'Mock error'),
+  adminRequest: entry('invalid-admin-request', 400, 'Invalid admin request'),
+  resetConflict: entry('reset-conflict', 409, 'State reset during the write'),
+  stateEvicted: entry('state-evicted', 410, 'State evicted'),
+  stateFile: entry('state-file-unavailable', 503, 'State file unavailable'),
+} as const;
+
+export type ProblemKind = keyof typeof PROBLEMS;
+
+/** A refusal: the problem body and the headers that go with it. */
+export interface Refusal {
+  body: Problem;
+  headers?: Record<string, string>;
+}
+
+/** The one way to refuse: a problem of `kind` from the catalogue. */
+export function refusal<H extends Record<string, string> | undefined = undefined>(
+  kind: ProblemKind,
+  detail: string,
+  validation: Violation[] = [],
+  extra: Record<string, unknown> = {},
+  headers?: H,
+): Refusal & (H extends undefined ? unknown : { headers: H }) {
+  const { type, title, status } = PROBLEMS[kind];
+  const body = { type, title, status, detail, ...extra, validation };
+  return (headers ? { body, headers } : { body }) as Refusal & (H extends undefined ? unknown : { headers: H });
+}
+
+/** A refusal naming one field and the rule it breaks (the message is the detail). */
+export function fieldRefusal(
+  kind: ProblemKind,
+  field: string,
+  rule: string,
+  message: string,
+  context: Record<string, unknown> = {},
+): Refusal {
+  return refusal(kind, message, [{ field, rule, message, location: field.split('.') }], context);
+}

@@ -1,0 +1,56 @@
+/**
+ * Stage body: for an operation with a JSON request body, the bytes are read (over the limit: 413),
+ * then must be JSON (another content type: 415), UTF-8 (400) and parse (400). Validation against
+ * the schema is the next stage's.
+ */
+import { fieldRefusal, refusal } from '../problems.ts';
+import type { Stage } from './context.ts';
+import { refuseRouted } from './respond.ts';
+import { tooLarge } from './scenario.ts';
+
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+
+export const body: Stage = async (context) => {
+  if (!context.target.validator.hasBody) return undefined;
+  const bytes = await context.raw.readBody();
+  // Larger than the limit once read (no or a wrong Content-Length).
+  if (bytes === 'too-large') return tooLarge(context);
+  if (bytes.length === 0) return undefined;
+  const contentType = context.raw.header('content-type');
+  if (contentType !== undefined && !JSON_TYPE.test(contentType)) {
+    // Not JSON: the API speaks only JSON.
+    const message = `Unsupported content type "${contentType}"; send Content-Type: application/json.`;
+    const violation = {
+      field: 'header.Content-Type',
+      rule: 'content-type',
+      message,
+      location: ['header', 'Content-Type'],
+    };
+    return refuseRouted(
+      context,
+      refusal('unsupportedMediaType', `header.Content-Type: ${message}`, [violation], context.problem),
+    );
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // Bytes that are not UTF-8.
+    return refuseRouted(
+      context,
+      fieldRefusal('malformedBody', 'body', 'utf-8', 'The request body is not valid UTF-8.', context.problem),
+    );
+  }
+  try {
+    context.body = JSON.parse(text);
+  } catch (error) {
+    // Text that is not JSON.
+    const message = `Malformed JSON body: ${(error as Error).message}`;
+    const violation = { field: 'body', rule: 'json', message, location: ['body'] };
+    return refuseRouted(
+      context,
+      refusal('malformedJson', 'The request body is not valid JSON.', [violation], context.problem),
+    );
+  }
+  return undefined;
+};

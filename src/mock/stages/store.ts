@@ -1,0 +1,123 @@
+/**
+ * Stage store: the operation's declaration (../resources.ts) against the caller's state. A list
+ * filters and pages its collection (a parent that does not exist: 404); a read by key finds its
+ * record (404 naming `path.<param>`); a write runs on a private copy of its record and yields the
+ * records it changes, refused (422) when the state table or a limit says no. Nothing is stored
+ * here: the answer stage commits a write once its view is checked.
+ */
+
+import { matches } from '../filters.ts';
+import { collectionOf, type Rec, sortKey } from '../model/index.ts';
+import { encodeCursor, pageOf } from '../pagination.ts';
+import { fieldRefusal } from '../problems.ts';
+import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
+import { checkLimits } from '../writes/limits.ts';
+import type { RawResponse, RequestContext, Stage } from './context.ts';
+import { refuseRouted } from './respond.ts';
+
+export const IGNORED_FILTERS_HEADER = 'X-Mock-Ignored-Filters';
+
+const notFound = (context: RequestContext, collection: string, param: string, key: unknown, what?: string) =>
+  refuseRouted(
+    context,
+    fieldRefusal(
+      'notFound',
+      `path.${param}`,
+      'exists',
+      what ?? `No ${collectionOf(collection).singular} with ${param} ${key}.`,
+      context.problem,
+    ),
+  );
+
+function list(context: RequestContext, decl: ListDecl): RawResponse | undefined {
+  const state = context.core.states.read(context.token);
+  let records = state.list(decl.collection);
+  if (decl.parent) {
+    const parentKey = context.path[decl.parent.param] as string | number;
+    // The parent record of a nested list does not exist.
+    if (!state.get(decl.parent.collection, parentKey))
+      return notFound(context, decl.parent.collection, decl.parent.param, parentKey);
+    const owns = decl.parent.owns;
+    records = records.filter((r) => owns(r, parentKey));
+  }
+  const applied = decl.filters.filter((f) => context.query[f.param] !== undefined);
+  if (applied.length > 0) records = records.filter((r) => applied.every((f) => matches(f, r, context.query[f.param])));
+  const page = pageOf(records, (r) => sortKey(decl.collection, r), context.core.pageSize, context.cursor);
+  const link = (cursor: typeof page.next) => {
+    if (!cursor) return null;
+    const params = new URLSearchParams(context.url.searchParams);
+    params.delete('cursor');
+    params.append('cursor', encodeCursor(cursor));
+    return `${context.raw.origin}${context.pathname}?${params}`;
+  };
+  const ignored = decl.notApplied.filter((name) => context.url.searchParams.has(name));
+  context.result = {
+    kind: 'list',
+    collection: decl.collection,
+    records: page.items,
+    next: link(page.next),
+    previous: link(page.previous),
+    headers: ignored.length > 0 ? { [IGNORED_FILTERS_HEADER]: ignored.join(', ') } : {},
+  };
+  return undefined;
+}
+
+function get(context: RequestContext, decl: GetDecl): RawResponse | undefined {
+  const state = context.core.states.read(context.token);
+  if (!decl.param) {
+    context.result = { kind: 'records', collection: decl.collection, records: state.list(decl.collection) };
+    return undefined;
+  }
+  const key = context.path[decl.param] as string | number;
+  const found = decl.lookup ? decl.lookup(state, key) : state.get(decl.collection, key);
+  // No record with that key.
+  if (!found) return notFound(context, decl.collection, decl.param, key);
+  // The key exists but what it leads to does not (an order without a fulfillment).
+  if ('missing' in found && typeof found.missing === 'string')
+    return notFound(context, decl.collection, decl.param, key, found.missing);
+  context.result = { kind: 'record', collection: decl.collection, record: found as Rec };
+  return undefined;
+}
+
+function write(context: RequestContext, decl: WriteDecl): RawResponse | undefined {
+  const state = context.core.states.read(context.token);
+  const key = decl.param ? (context.path[decl.param] as string | number) : '';
+  let record: Rec = {};
+  if (decl.param) {
+    const found = state.get(decl.collection, key);
+    // Writing to a record that does not exist.
+    if (!found) return notFound(context, decl.collection, decl.param, key);
+    record = structuredClone(found);
+  }
+  const result = decl.run({
+    state,
+    record,
+    key,
+    body: context.body ?? {},
+    bodyProperties: context.target.validator.bodyProperties,
+    now: context.core.timestamp(),
+    seed: context.core.seed,
+    limits: context.core.limits,
+  });
+  // The state table (or the store's own rules) refuses the write.
+  if (!result.ok)
+    return refuseRouted(context, { ...result.refusal, body: { ...result.refusal.body, ...context.problem } });
+  const limited = checkLimits(state, result.changes, context.core.limits);
+  // The write would take the token's state over a limit.
+  if (limited) return refuseRouted(context, { ...limited, body: { ...limited.body, ...context.problem } });
+  context.result = {
+    kind: 'write',
+    collection: decl.collection,
+    body: result.body,
+    shape: result.shape ?? 'record',
+    changes: result.changes,
+  };
+  return undefined;
+}
+
+export const store: Stage = (context) => {
+  const { decl } = context.target;
+  if (decl.kind === 'list') return list(context, decl);
+  if (decl.kind === 'get') return get(context, decl);
+  return write(context, decl);
+};

@@ -1,0 +1,51 @@
+/**
+ * Stage validation: path parameters, query and body against the operation's schemas (validators
+ * precompiled from the bundle, ../validate.ts); every violation is named in one 422. A cursor the
+ * mock did not issue is refused (400 naming `query.cursor`).
+ */
+import { decodeCursor } from '../pagination.ts';
+import { fieldRefusal, refusal } from '../problems.ts';
+import { summarize } from '../refusals.ts';
+import type { Stage } from './context.ts';
+import { refuseRouted } from './respond.ts';
+
+function decodePath(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+export const validation: Stage = (context) => {
+  const { target, url } = context;
+  const { validator } = target;
+  const captured = target.pathPattern.exec(context.pathname)?.slice(1) ?? [];
+  const path = validator.checkPath(
+    Object.fromEntries(target.pathNames.map((name, i) => [name, decodePath(captured[i] ?? '')])),
+  );
+  const query = validator.checkQuery(url.searchParams);
+  context.path = path.values;
+  context.query = query.query;
+  const violations = [...path.violations, ...query.violations];
+  if (context.body !== undefined) violations.push(...validator.checkBody(context.body));
+  else if (validator.hasBody && validator.bodyRequired) {
+    violations.push({ field: 'body', rule: 'required', message: 'Body parameter is required', location: ['body'] });
+  }
+  if (violations.length > 0) {
+    // The request breaks the contract: every broken rule named.
+    const { operation, version } = context.problem;
+    const detail = `The request breaks the contract of ${operation} (${version}): ${summarize(violations)}.`;
+    return refuseRouted(context, refusal('invalidRequest', detail, violations, context.problem));
+  }
+  const cursorText = query.query.cursor;
+  if (typeof cursorText === 'string') {
+    context.cursor = decodeCursor(cursorText);
+    // A cursor this mock never issued.
+    if (!context.cursor) {
+      const message = `cursor "${cursorText.slice(0, 64)}" was not issued by this mock; take it from a page's next or previous URL.`;
+      return refuseRouted(context, fieldRefusal('badRequest', 'query.cursor', 'cursor', message, context.problem));
+    }
+  }
+  return undefined;
+};

@@ -1,0 +1,33 @@
+/**
+ * Stage version: the route's version (the header's, or the endpoint's default, decided by the router
+ * from the contract's version order) becomes the request context; a version the endpoint does not
+ * list is refused (400 naming the header and the allowed values).
+ */
+import { VERSION_HEADER } from '../../contract/index.ts';
+import { routeRefusal } from '../refusals.ts';
+import type { Incoming, RawResponse, RequestContext } from './context.ts';
+import { refuse } from './respond.ts';
+import type { Routed } from './route.ts';
+
+export function version(incoming: Incoming, routed: Routed): RawResponse | RequestContext {
+  // Unlisted version: answered with the version received, for the log.
+  if (routed.kind === 'unsupported-version')
+    return refuse(routeRefusal(routed, incoming.pathname), {}, routed.received);
+  const { target } = routed;
+  return {
+    ...incoming,
+    target,
+    version: target.version,
+    served: { [VERSION_HEADER]: target.version },
+    problem: { operation: target.operation.operationId, version: target.version },
+    token: incoming.token ?? '',
+    preferences: {},
+    path: {},
+    query: {},
+    body: undefined,
+    violations: [],
+    cursor: undefined,
+    result: undefined,
+    shown: undefined,
+  };
+}

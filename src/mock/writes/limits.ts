@@ -1,0 +1,38 @@
+/**
+ * The state limits of a write (../limits.ts): the records it would create per collection and the
+ * bytes the token's state would hold of its own. A write beyond them is refused naming the limit.
+ */
+import type { MockLimits } from '../limits.ts';
+import { collectionOf, keyField, type Rec } from '../model/index.ts';
+import { fieldRefusal, type Refusal } from '../problems.ts';
+import { type State, sizeOf } from '../state.ts';
+
+export function checkLimits(state: State, changes: [string, Rec][], limits: MockLimits): Refusal | undefined {
+  const created = new Map<string, number>();
+  let bytes = 0;
+  for (const [collection, record] of changes) {
+    bytes += sizeOf(record);
+    if (!state.get(collection, record[keyField(collection)]))
+      created.set(collection, (created.get(collection) ?? 0) + 1);
+  }
+  for (const [collection, count] of created) {
+    if ((state.created.get(collection) ?? 0) + count > limits.maxRecords) {
+      const noun = collectionOf(collection).singular;
+      return fieldRefusal(
+        'limit',
+        'path',
+        'maxRecords',
+        `This token's state has created ${limits.maxRecords} ${noun} records, the mock's limit per collection (maxRecords); reset it (POST /__mock/reset) or raise the limit (--max-records).`,
+      );
+    }
+  }
+  if (state.bytes + bytes > limits.maxStateBytes) {
+    return fieldRefusal(
+      'limit',
+      'body',
+      'maxStateBytes',
+      `This write would take the token's state over ${limits.maxStateBytes} bytes of records of its own, the mock's limit (maxStateBytes); reset it (POST /__mock/reset) or raise the limit (--max-state-bytes).`,
+    );
+  }
+  return undefined;
+}
