@@ -10,8 +10,7 @@
  * answer. Each stage answers (a refusal) or passes on; a refused request changes nothing.
  */
 import { type Bundle, loadBundles } from '../contract/index.ts';
-import { type LoggedRequest, logExchange, RequestLog } from './admin/request-log.ts';
-import { corsHeaders } from './cors.ts';
+import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
 import { limitsOf, MAX_BODY_BYTES, type MockLimits } from './limits.ts';
 import { applyFixtures, type MockFixtures } from './model/fixtures.ts';
 import { type StoreData, seedStore } from './model/index.ts';
@@ -22,6 +21,7 @@ import { auth } from './stages/auth.ts';
 import { body } from './stages/body.ts';
 import type { EngineCore, RawRequest, RawResponse, Stage } from './stages/context.ts';
 import { examples } from './stages/examples.ts';
+import { intake } from './stages/intake.ts';
 import { incomingOf, route } from './stages/route.ts';
 import { scenario } from './stages/scenario.ts';
 import { tokenState } from './stages/state.ts';
@@ -32,7 +32,6 @@ import { view } from './stages/view.ts';
 import { State } from './state.ts';
 import { targetsOf } from './targets.ts';
 import { stateApi } from './tokens/api.ts';
-import { shortHash } from './tokens/hash.ts';
 import { type Persistence, type SnapshotInfo, type Ticket, TokenStore } from './tokens/store.ts';
 
 export type { RawRequest, RawResponse } from './stages/context.ts';
@@ -76,9 +75,8 @@ export interface MockEngine {
   handle(request: Request, options?: { basePath?: string }): Promise<Response>;
   handleRaw(request: RawRequest): Promise<RawResponse>;
   /**
-   * Back to the seeded data: one token's state, or every state (the shared one with `sharedState`).
-   * Atomic with respect to writes in flight: one that started before is not applied (409). Made at
-   * once; the promise resolves when the state file has it.
+   * Back to the seeded data: one token's state, or every state (the shared one with `sharedState`);
+   * a write in flight that started before is not applied (409). Resolves once the state file has it.
    */
   reset(token?: string): Promise<void>;
   /** @deprecated since 0.3.0: the data of the shared (or seeded) state; use {@link MockEngine.export}. */
@@ -162,28 +160,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     return answer(context);
   }
 
-  /** A write opens a ticket on its state when it arrives (../tokens/store.ts); every API request is logged. */
-  async function handleRaw(raw: RawRequest): Promise<RawResponse> {
-    const started = performance.now();
-    const token = incomingOf(core, raw).token;
-    const method = raw.method.toUpperCase();
-    const ticket = token && method !== 'GET' && method !== 'HEAD' ? core.states.begin(token) : undefined;
-    let requestBody: Uint8Array | 'too-large' | undefined;
-    const readBody = async () => {
-      requestBody = await raw.readBody();
-      return requestBody;
-    };
-    try {
-      const response = await run({ ...raw, readBody }, ticket);
-      // Every answer but a preflight, an admin one (its own CORS) and a dropped connection carries the CORS headers.
-      if (response.drop || response.version === 'preflight' || response.version === 'admin') return response;
-      const state = token ? shortHash(core.states.keyOf(token)) : null;
-      logExchange(core.log, { request: raw, response, requestBody, ms: performance.now() - started, state });
-      return { ...response, headers: { ...corsHeaders(raw.header('origin')), ...response.headers } };
-    } finally {
-      if (ticket) core.states.end(ticket);
-    }
-  }
+  const handleRaw = (raw: RawRequest) => intake(core, raw, run);
 
   return {
     handle: (request, options) => handleFetch(handleRaw, request, options?.basePath),
