@@ -18,6 +18,7 @@ import {
   type MockEngine,
   type RawResponse,
 } from './engine.ts';
+import type { MockLimits } from './limits.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
 import { refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
@@ -61,10 +62,8 @@ export interface MockOptions {
   statePath?: string;
   /** Receives warnings (a torn state file's tail). Default: console.warn. */
   warn?: (message: string) => void;
-  /** Token states kept in memory (least recently used evicted). Default 1000. */
-  maxStates?: number;
-  /** Estimated bytes the token states may hold beyond the seeded data. Default 256 MiB. */
-  maxStateBytes?: number;
+  /** The limits of the token states and of a request (./limits.ts: states kept, memory budget...); each defaults. */
+  limits?: Partial<MockLimits>;
 }
 
 export interface MockServer {
@@ -148,8 +147,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     }
     const created = createMockEngine({
       ...(journal && { persistence: journal }),
-      ...(options.maxStates !== undefined && { maxStates: options.maxStates }),
-      ...(options.maxStateBytes !== undefined && { maxStateBytes: options.maxStateBytes }),
+      ...(options.limits !== undefined && { limits: options.limits }),
       bundles,
       ...(options.seed !== undefined && { seed: options.seed }),
       ...(options.pageSize !== undefined && { pageSize: options.pageSize }),

@@ -5,6 +5,7 @@
  * sends it). POST and DELETE need `Content-Type: application/json` (./guard.ts); resetting every
  * state needs `{"scope": "all"}`. Answers carry CORS headers for loopback origins only.
  */
+import { fixturesOf } from '../model/fixtures.ts';
 import { type Refusal, refusal } from '../problems.ts';
 import type { Incoming, RawResponse } from '../stages/context.ts';
 import { json, refuse as refuseWith } from '../stages/respond.ts';
@@ -124,7 +125,7 @@ const ROUTES: Route[] = [
   {
     method: 'GET',
     path: /^\/state$/,
-    run: withState((call, key) => json(200, call.incoming.core.states.data(key))),
+    run: withState((call, key) => json(200, fixturesOf(call.incoming.core.states.data(key)))),
   },
   {
     method: 'GET',

@@ -3,7 +3,7 @@
  * token store: a token names its state; without one, the shared state with `sharedState`, else
  * every state (reset, snapshot, restore) or the seeded data (export).
  */
-import type { MockFixtures } from '../model/fixtures.ts';
+import { fixturesOf, type MockFixtures } from '../model/fixtures.ts';
 import type { StoreData } from '../model/index.ts';
 import { SHARED_KEY } from '../persistence/entries.ts';
 import type { SnapshotInfo, TokenStore } from './store.ts';
@@ -30,6 +30,6 @@ export function stateApi(store: TokenStore) {
       await done;
       return true;
     },
-    export: (token?: string): MockFixtures => structuredClone(store.data(keyOf(token))) as MockFixtures,
+    export: (token?: string): MockFixtures => fixturesOf(store.data(keyOf(token))),
   };
 }
