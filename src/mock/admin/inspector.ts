@@ -6,7 +6,7 @@
  */
 export const INSPECTOR_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Mock inspector · store admin API</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <style>
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#1d2433;background:#f6f7f9}
 header{background:#1d2433;color:#fff;padding:10px 16px;display:flex;gap:16px;align-items:baseline}
