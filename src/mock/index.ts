@@ -15,6 +15,7 @@ export {
   DEFAULT_PORT,
   type MockOptions,
   type MockServer,
+  openStateFile,
   readFixtures,
   startMock,
 } from './server.ts';

@@ -20,6 +20,7 @@ import {
 } from './engine.ts';
 import type { MockLimits } from './limits.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
+import type { Journal, JournalOptions } from './persistence/journal.ts';
 import { refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
 
@@ -97,6 +98,15 @@ function send(response: ServerResponse, raw: RawResponse): void {
   response.end(raw.body);
 }
 
+/**
+ * Opens (or creates) a `--state` file: the journal startMock writes (./persistence/journal.ts), e.g.
+ * for a script that prepares or reads one. Throws StateFileError for a file that is not one.
+ */
+export async function openStateFile(path: string, options: JournalOptions = {}): Promise<Journal> {
+  const { Journal } = await import('./persistence/journal.ts');
+  return Journal.open(path, options);
+}
+
 /** Reads `--data`: the file's JSON, or a FixtureError naming the file. */
 export async function readFixtures(file: string): Promise<MockFixtures> {
   const { readFileSync } = await import('node:fs');
@@ -126,7 +136,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
 
   let handler: (request: IncomingMessage, response: ServerResponse) => Promise<string>;
   let engine: MockEngine | undefined;
-  let journal: import('./persistence/journal.ts').Journal | undefined;
+  let journal: Journal | undefined;
   let versions: string[];
   let operations: number;
   if (isStatic) {
@@ -142,8 +152,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   } else {
     const data = options.data ?? (options.dataFile !== undefined ? await readFixtures(options.dataFile) : undefined);
     if (options.statePath !== undefined) {
-      const { Journal } = await import('./persistence/journal.ts');
-      journal = Journal.open(options.statePath, { ...(options.warn && { warn: options.warn }) });
+      journal = await openStateFile(options.statePath, { ...(options.warn && { warn: options.warn }) });
     }
     const created = createMockEngine({
       ...(journal && { persistence: journal }),
