@@ -13,13 +13,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createMockEngine, DEFAULT_LIMITS, openStateFile } from '../../src/mock/index.ts';
 import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
-import { requireWrk, runWrk } from '../lib/wrk.ts';
+import { requireWrk, runWrk, runWrkAsync } from '../lib/wrk.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -143,29 +142,25 @@ async function restart(rows: BenchRow[]): Promise<void> {
   );
 }
 
-function patch(agent: Agent, url: string, token: string): Promise<number> {
-  const body = JSON.stringify({ subject: token });
-  return new Promise((done, fail) => {
-    const call = request(
-      `${url}/tickets/2/`,
-      {
-        agent,
-        method: 'PATCH',
-        headers: {
-          Authorization: `Bearer ${token}`,
-          'Content-Type': 'application/json',
-          'Content-Length': body.length,
-        },
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => done(response.statusCode ?? 0));
-      },
-    );
-    call.on('error', fail);
-    call.end(body);
-  });
-}
+/** 5,000 PATCHes, each under a new token (thread id and counter), then each wrk thread stops. */
+const NEW_TOKEN_LUA = `
+local threads = 0
+setup = function(thread)
+  thread:set("id", threads)
+  threads = threads + 1
+end
+counter = 0
+answered = 0
+request = function()
+  counter = counter + 1
+  local headers = { ["Authorization"] = "Bearer evict-" .. id .. "-" .. counter, ["Content-Type"] = "application/json" }
+  return wrk.format("PATCH", "/tickets/2/", headers, '{"subject":"evict"}')
+end
+response = function(status)
+  answered = answered + 1
+  if answered >= 2500 then wrk.thread:stop() end
+end
+`;
 
 async function eviction(rows: BenchRow[]): Promise<void> {
   for (const withState of [false, true]) {
@@ -173,16 +168,14 @@ async function eviction(rows: BenchRow[]): Promise<void> {
     const pid = mock.child.pid as number;
     const atStart = rssMb(pid);
     let peak = atStart;
-    const agent = new Agent({ keepAlive: true, maxSockets: 20 });
-    for (let batch = 0; batch < 5000; batch += 20) {
-      const statuses = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => patch(agent, mock.url, `evict-${batch + i}`)),
-      );
-      if (statuses.some((s) => s !== 200)) throw new Error(`a write answered ${statuses.find((s) => s !== 200)}`);
-      if (batch % 500 === 0) peak = Math.max(peak, rssMb(pid));
-    }
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rssMb(pid));
+    }, 100);
+    const load = runWrkAsync(mock.url, NEW_TOKEN_LUA, { threads: 2, connections: 20, seconds: 120 });
+    const result = await load;
+    clearInterval(sampler);
     peak = Math.max(peak, rssMb(pid));
-    agent.destroy();
+    if (result.failures > 0) throw new Error(`${result.failures} of the eviction writes failed`);
     await mock.stop();
     rows.push({
       part: 'eviction',

@@ -2,7 +2,7 @@
  * wrk, the load generator of the benches (a Debian package: `apt-get install wrk`; a node client
  * would be the bottleneck of its own measure). Runs it with a Lua script and reads its summary.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,15 +33,33 @@ const ms = (text: string | undefined): number => {
   return found[2] === 'us' ? value / 1000 : found[2] === 's' ? value * 1000 : value;
 };
 
-/** Runs wrk against `url` for `seconds` with `lua` as its script (--latency for the percentiles). */
-export function runWrk(url: string, lua: string, { connections = 20, threads = 2, seconds = 5 } = {}): WrkResult {
+interface WrkOptions {
+  connections?: number;
+  threads?: number;
+  seconds?: number;
+}
+
+function argsOf(url: string, lua: string, { connections = 20, threads = 2, seconds = 5 }: WrkOptions): string[] {
   const script = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'script.lua');
   writeFileSync(script, lua);
-  const out = execFileSync(
-    'wrk',
-    ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--latency', '-s', script, url],
-    { encoding: 'utf8' },
-  );
+  return ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--latency', '-s', script, url];
+}
+
+/** Runs wrk against `url` for `seconds` with `lua` as its script (--latency for the percentiles). */
+export function runWrk(url: string, lua: string, options: WrkOptions = {}): WrkResult {
+  return parse(execFileSync('wrk', argsOf(url, lua, options), { encoding: 'utf8' }));
+}
+
+/** The same, without blocking this process (to sample the server meanwhile). */
+export function runWrkAsync(url: string, lua: string, options: WrkOptions = {}): Promise<WrkResult> {
+  return new Promise((resolve, reject) => {
+    execFile('wrk', argsOf(url, lua, options), { encoding: 'utf8' }, (error, out) =>
+      error ? reject(error) : resolve(parse(out)),
+    );
+  });
+}
+
+function parse(out: string): WrkResult {
   const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
   const socketErrors = errors ? errors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0;
   return {
