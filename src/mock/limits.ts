@@ -43,5 +43,8 @@ export function limitsOf(overrides: Partial<MockLimits> = {}): MockLimits {
       throw new RangeError(`limits.${name} must be a positive integer, got ${value}`);
     }
   }
+  // Line ids are unique per order below 1000 lines (model/orders.ts lineId).
+  if (limits.maxLinesPerOrder > 999)
+    throw new RangeError(`limits.maxLinesPerOrder must be at most 999, got ${limits.maxLinesPerOrder}`);
   return limits;
 }

@@ -71,5 +71,6 @@ export function fieldRefusal(
   message: string,
   context: Record<string, unknown> = {},
 ): Refusal {
-  return refusal(kind, message, [{ field, rule, message, location: field.split('.') }], context);
+  const location = field.replace(/\[(\d+)\]/g, '.$1').split('.');
+  return refusal(kind, message, [{ field, rule, message, location }], context);
 }

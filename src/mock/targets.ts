@@ -8,12 +8,12 @@ import { createProjector } from './project.ts';
 import { OPERATION_DECLS } from './resources.ts';
 import { templateToRegExp } from './router.ts';
 import type { Target } from './stages/context.ts';
-import { compileValidators } from './validate.ts';
+import { validatorsOf } from './validate.ts';
 
 export function targetsOf(bundles: Bundle[]) {
   const listing = listExamples(bundles);
   return bundles.flatMap((bundle) => {
-    const validators = compileValidators(bundle);
+    const validators = validatorsOf(bundle);
     const projector = createProjector(bundle.document);
     return bundle.operations.map((operation) => {
       const decl = OPERATION_DECLS[operation.operationId];

@@ -118,7 +118,28 @@ function coerce(kind: string | undefined, text: string): unknown {
   return text;
 }
 
-export function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValidator> {
+const compiled = new WeakMap<Bundle, Map<BundleOperation, OperationValidator>>();
+
+/** The validators of a bundle's operations, compiled once per bundle (lazily, on first use). */
+export function validatorsOf(bundle: Bundle): Map<BundleOperation, OperationValidator> {
+  let validators = compiled.get(bundle);
+  if (!validators) {
+    validators = compileValidators(bundle);
+    compiled.set(bundle, validators);
+  }
+  return validators;
+}
+
+/** Checks `body` against the 200 response of `operationId` in the first bundle serving it. */
+export function checkResponseOf(bundles: Bundle[], operationId: string, body: unknown): Violation[] | undefined {
+  for (const bundle of bundles) {
+    const operation = bundle.operations.find((o) => o.operationId === operationId);
+    if (operation) return validatorsOf(bundle).get(operation)?.checkResponse(body);
+  }
+  return undefined;
+}
+
+function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValidator> {
   const id = `mock-${bundle.version}`;
   // Compiled on first use (per bundle, per operation): start-up stays fast, memory holds only the
   // validators of the operations called.

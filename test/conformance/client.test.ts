@@ -46,7 +46,9 @@ const CALLS: { operationId: string; version: string; run: () => Promise<Outcome>
   {
     operationId: 'retrySubscription',
     version: '2024-04-01',
-    run: () => v2024.POST('/subscriptions/{id}/retry/', { params: { path: { id: 1 } }, body: { payment_gateway: 3 } }),
+    // 1042: the contract's example key, a past_due subscription owing its latest order.
+    run: () =>
+      v2024.POST('/subscriptions/{id}/retry/', { params: { path: { id: 1042 } }, body: { payment_gateway: 3 } }),
   },
   {
     operationId: 'listSubscriptionTransactions',

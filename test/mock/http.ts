@@ -58,12 +58,13 @@ export async function readResult(response: Response) {
 
 /**
  * Path parameters naming records of the seeded store (docs/mock.md) in a state each operation
- * accepts: subscription 1 is active, fulfillment order 1 pending, 29 cancel_requested,
- * transaction 4 an authorization, order "1003".
+ * accepts: subscription 1 is active and 2 past_due (owing its latest order), fulfillment order 1
+ * pending, 2 open at location 14, 29 cancel_requested, transaction 4 an authorization, order "1003".
  */
 export const STORE_PARAMS: Record<string, string> = {
   id: '1',
   number: '1003',
+  'retrySubscription.id': '2',
   'moveFulfillmentOrder.id': '2',
   'sendFulfillmentRequest.id': '1',
   'acceptCancellationRequest.id': '29',
@@ -72,7 +73,7 @@ export const STORE_PARAMS: Record<string, string> = {
 
 /** Request bodies the seeded store accepts (the contract's examples name records of the examples). */
 export const STORE_BODIES: Record<string, unknown> = {
-  moveFulfillmentOrder: { new_location_id: 14 },
+  moveFulfillmentOrder: { new_location_id: 31 },
   sendFulfillmentRequest: { message: 'Please ship today', notify: true },
   captureTransaction: {},
 };

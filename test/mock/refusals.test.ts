@@ -633,7 +633,8 @@ describe.each(MODES)('$mode mock: requests that break the contract', ({ baseUrl 
     expect(lines.status).toBe(200);
     expect((await call('PUT', '/pages/1/', { body: { title: long(200) } })).status).toBe(200);
     expect((await call('PATCH', '/metadata/1/', { body: { name: long(255) } })).status).toBe(200);
-    expect((await call('POST', '/gift-cards/', { body: { currency: 'EUR', initial: '-1234567890.99' } })).status).toBe(
+    // The largest amount the pattern allows (a negative one is refused by the store: issue #17).
+    expect((await call('POST', '/gift-cards/', { body: { currency: 'EUR', initial: '1234567890.99' } })).status).toBe(
       200,
     );
   });

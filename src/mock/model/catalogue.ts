@@ -59,6 +59,24 @@ export const FIRST_ORDER_NUMBER = 1001;
 const clone = <T>(value: T): T => structuredClone(value);
 export const money = (value: number): string => value.toFixed(2);
 
+/** A catalogue category; `fits` says which product titles belong in it (an invariant checks it). */
+export interface Category {
+  id: number;
+  name: string;
+  slug: string;
+  fits: RegExp;
+}
+
+export const CATEGORIES: Category[] = [
+  { id: 11, name: 'Shirts', slug: 'shirts', fits: /shirt/i },
+  { id: 14, name: 'Socks', slug: 'socks', fits: /socks/i },
+  { id: 17, name: 'Scarves', slug: 'scarves', fits: /scarf/i },
+  { id: 19, name: 'Trousers', slug: 'trousers', fits: /trousers/i },
+  { id: 23, name: 'Bags', slug: 'bags', fits: /tote|bag/i },
+  { id: 29, name: 'Linen', slug: 'linen', fits: /linen/i },
+  { id: 31, name: 'Wool', slug: 'wool', fits: /wool|merino/i },
+];
+
 export interface Product {
   id: number;
   title: string;
@@ -67,37 +85,45 @@ export interface Product {
   variant_id: number;
   variant_title: string;
   price: number;
+  /** The categories that fit its title. */
+  categories: Category[];
 }
 
-export const PRODUCTS: Product[] = [
-  ['Linen shirt', 'LIN-SHIRT', 'White / M', 49.9],
-  ['Linen socks', 'LIN-SOCK', 'Natural / 42', 12.9],
-  ['Merino wool socks, 2-pack', 'WOOL-SOCK-2P', 'Anthracite / 39-42', 22.5],
-  ['Wool scarf', 'WOOL-SCARF', 'Grey', 39.0],
-  ['Linen trousers', 'LIN-TROUSER', 'Sand / 32', 79.0],
-  ['Canvas tote', 'CANVAS-TOTE', 'Natural', 19.5],
-].map(([title, sku, variant, price], index) => ({
-  id: index + 1,
-  title: title as string,
-  slug: String(title)
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-'),
-  sku: sku as string,
-  variant_id: 101 + index,
-  variant_title: variant as string,
-  price: price as number,
-}));
+const productNamed = (id: number, title: string, sku: string, variant: string, price: number): Product => ({
+  id,
+  title,
+  slug: title.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+  sku,
+  variant_id: 100 + id,
+  variant_title: variant,
+  price,
+  categories: CATEGORIES.filter((c) => c.fits.test(title)),
+});
 
+export const PRODUCTS: Product[] = (
+  [
+    ['Linen shirt', 'LIN-SHIRT', 'White / M', 49.9],
+    ['Linen socks', 'LIN-SOCK', 'Natural / 42', 12.9],
+    ['Merino wool socks, 2-pack', 'WOOL-SOCK-2P', 'Anthracite / 39-42', 22.5],
+    ['Wool scarf', 'WOOL-SCARF', 'Grey', 39.0],
+    ['Linen trousers', 'LIN-TROUSER', 'Sand / 32', 79.0],
+    ['Canvas tote', 'CANVAS-TOTE', 'Natural', 19.5],
+  ] as const
+).map(([title, sku, variant, price], index) => productNamed(index + 1, title, sku, variant, price));
+
+/** The product a line names (a subscription line or an example's line item), priced as the line is. */
+export const productFrom = (line: Rec): Product =>
+  productNamed(
+    Number(line.product_id),
+    String(line.product_title ?? productOf(Number(line.product_id)).title),
+    String(line.sku ?? `SKU-${line.product_id}`),
+    String(line.variant_title ?? 'Default'),
+    Number(line.price ?? line.price_incl_tax),
+  );
+
+/** A product of the catalogue; any other id is "Product N" at 10.00 (no category). */
 export const productOf = (id: number): Product =>
-  PRODUCTS.find((p) => p.id === id) ?? {
-    id,
-    title: `Product ${id}`,
-    slug: `product-${id}`,
-    sku: `SKU-${id}`,
-    variant_id: 100 + id,
-    variant_title: 'Default',
-    price: 10,
-  };
+  PRODUCTS.find((p) => p.id === id) ?? productNamed(id, `Product ${id}`, `SKU-${id}`, 'Default', 10);
 
 export const excl = (incl: number) => incl / 1.19;
 
@@ -182,21 +208,47 @@ export function orderLine(template: Rec, product: Product, id: number, quantity:
   return line;
 }
 
-/** Recomputes an order's totals from its lines and shipping (the mock's arithmetic, VAT 19% included). */
+/** Transaction types that pay an order (an authorization only reserves the amount until captured). */
+export const PAYING = new Set(['sale', 'capture']);
+
+/** What an order's succeeded transactions paid: sales and captures, less refunds. */
+export function paidOf(order: Rec): number {
+  let paid = 0;
+  for (const t of (order.transactions ?? []) as Rec[]) {
+    if (t.status !== 'succeeded') continue;
+    if (PAYING.has(t.type)) paid += Number(t.amount);
+    else if (t.type === 'refund') paid -= Number(t.amount);
+  }
+  return paid;
+}
+
+/** Cents of a sum of amounts, so that totals add up exactly. */
+const cents = (value: number): number => Math.round(value * 100);
+
+/**
+ * Recomputes an order's totals (the mock's arithmetic, prices with VAT included, as the contract's
+ * example order adds up): lines at their current quantity, plus shipping, less the discount; the tax
+ * is included minus excluded; `total_cost` sums the lines' cost; outstanding = total − paid (≥ 0).
+ */
 export function retotal(order: Rec): void {
-  const lines = (order.lines ?? []) as Rec[];
-  const items = lines.reduce((sum, l) => sum + Number(l.price_incl_tax) * Number(l.quantity), 0);
-  const shipping = Number(order.shipping_incl_tax ?? 0) || 0;
-  const incl = items + shipping;
-  const paid = ((order.transactions ?? []) as Rec[])
-    .filter((t) => t.status === 'succeeded')
-    .reduce((sum, t) => sum + Number(t.amount), 0);
+  let incl = 0;
+  let exclusive = 0;
+  let cost = 0;
+  for (const line of (order.lines ?? []) as Rec[]) {
+    const quantity = Number(line.current_quantity ?? line.quantity) || 0;
+    incl += cents(Number(line.price_incl_tax) * quantity);
+    exclusive += cents(Number(line.price_excl_tax) * quantity);
+    cost += cents(Number(line.total_cost) || 0);
+  }
+  const discount = cents(Number(order.total_discount) || 0);
+  incl += cents(Number(order.shipping_incl_tax) || 0) - discount;
+  exclusive += cents(Number(order.shipping_excl_tax) || 0) - Math.round(discount / 1.19);
   const totals = {
-    total_incl_tax: money(incl),
-    total_excl_tax: money(excl(incl)),
-    total_tax: money(incl - excl(incl)),
-    total_cost: money(incl),
-    total_outstanding: money(Math.max(0, incl - paid)),
+    total_incl_tax: money(incl / 100),
+    total_excl_tax: money(exclusive / 100),
+    total_tax: money((incl - exclusive) / 100),
+    total_cost: money(cost / 100),
+    total_outstanding: money(Math.max(0, incl - cents(paidOf(order))) / 100),
   };
   Object.assign(order, totals);
   if (order.report_values && typeof order.report_values === 'object') {

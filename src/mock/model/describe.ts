@@ -20,6 +20,8 @@ export interface CollectionView {
   schema: { operationId: string; shape: 'body' | 'item' | 'element' } | null;
   /** Operations whose 200 responses carry records of this collection. */
   servedBy: string[];
+  /** Records of this collection nested in a field of other operations' responses. */
+  nestedIn: { operationId: string; field: string }[];
   /** References to other collections: the relation's name and the collection it names by key. */
   relations: { name: string; to: string }[];
   /** Records the seed generates (keys 1..seeded, besides the contract's example records). */
@@ -34,6 +36,7 @@ export function describeModel(): CollectionView[] {
     singular: c.singular,
     schema: c.schema ? { ...c.schema } : null,
     servedBy: [...c.servedBy],
+    nestedIn: (c.nestedIn ?? []).map((n) => ({ ...n })),
     relations: c.relations.map((r) => ({ name: r.name, to: r.to })),
     seeded: c.seed.count,
   }));

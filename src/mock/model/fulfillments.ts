@@ -1,7 +1,8 @@
 /**
- * Order fulfillments (`GET /orders/{number}/fulfillments/`): one per seeded order, shipped from one
+ * Order fulfillments (`GET /orders/{number}/fulfillments/`): one per seeded order (same index), shipped from one
  * of the locations, its line items those of the order's lines.
  */
+import { ORDER_COUNT } from './orders.ts';
 import type { CollectionDecl, Rec } from './types.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);
@@ -11,13 +12,15 @@ export const fulfillments: CollectionDecl = {
   key: 'id',
   singular: 'fulfillment',
   schema: { operationId: 'getOrderFulfillments', shape: 'body' },
-  servedBy: ['getOrderFulfillments', 'addOrderLineItems'],
+  servedBy: ['getOrderFulfillments'],
+  nestedIn: [{ operationId: 'addOrderLineItems', field: 'fulfillments' }],
+  addressedBy: [],
   relations: [
     { name: 'order', to: 'orders', keys: (r) => [r.order_number] },
     { name: 'location', to: 'locations', keys: (r) => [r.location_id] },
   ],
   seed: {
-    count: 40,
+    count: ORDER_COUNT,
     record: (i, { templates, store }) => {
       const template = templates.of('getOrderFulfillments');
       const base =

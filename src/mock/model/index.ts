@@ -6,10 +6,13 @@
  */
 import type { Bundle } from '../../contract/index.ts';
 import { createPrng } from '../prng.ts';
+import { supportedActions } from '../transitions.ts';
 import { person } from './catalogue.ts';
+import { exampleKeys, exampleRecords, exampleRequests, putRecord } from './examples.ts';
 import { fulfillmentOrders } from './fulfillment-orders.ts';
 import { fulfillments } from './fulfillments.ts';
 import { giftCards } from './gift-cards.ts';
+import { link } from './links.ts';
 import { locations } from './locations.ts';
 import { metadata } from './metadata.ts';
 import { orders } from './orders.ts';
@@ -17,20 +20,20 @@ import { pages } from './pages.ts';
 import { stockrecords } from './stockrecords.ts';
 import { store } from './store.ts';
 import { subscriptions } from './subscriptions.ts';
-import { templatesOf } from './templates.ts';
+import { type Templates, templatesOf } from './templates.ts';
 import { tickets } from './tickets.ts';
 import { transactions } from './transactions.ts';
-import type { CollectionDecl, Rec, SeedContext, StoreData } from './types.ts';
+import type { CollectionDecl, ExampleContext, Rec, SeedContext, StoreData } from './types.ts';
 
 export type { CollectionDecl, Rec, RecordSchema, RelationDecl, StoreData, ViewContext } from './types.ts';
 
 /** Every collection of the store, in seeding order. */
 export const MODEL: readonly CollectionDecl[] = [
   locations,
+  subscriptions,
   orders,
   fulfillments,
   stockrecords,
-  subscriptions,
   transactions,
   fulfillmentOrders,
   tickets,
@@ -65,9 +68,56 @@ export function seedStore(bundles: Bundle[], options: { seed: string }): StoreDa
   for (const collection of MODEL) {
     if (collection !== locations) data[collection.name] = seedCollection(collection, context);
   }
+  addExamples(bundles, data, templates);
+  link(data, templates);
+  for (const record of data.fulfillmentOrders ?? []) record.supported_actions = supportedActions(record);
+  for (const collection of MODEL)
+    data[collection.name]?.sort((a, b) => sortKey(collection.name, a) - sortKey(collection.name, b));
   return data;
 }
 
+/** A key above every key of `name` held or named by a relation (so a new record collides with none). */
+function freeKey(data: StoreData, name: string): number {
+  let max = 0;
+  for (const record of data[name] ?? []) max = Math.max(max, sortKey(name, record));
+  for (const collection of MODEL) {
+    for (const relation of collection.relations) {
+      if (relation.to !== name) continue;
+      for (const record of data[collection.name] ?? []) {
+        for (const key of relation.keys(record)) if (Number.isFinite(Number(key))) max = Math.max(max, Number(key));
+      }
+    }
+  }
+  return max + 1;
+}
+
+/** The contract's example records, and a record at every key a path parameter example names. */
+function addExamples(bundles: Bundle[], data: StoreData, templates: Templates): void {
+  const examples = new Map(MODEL.map((c) => [c.name, exampleRecords(bundles, c)]));
+  for (const collection of MODEL)
+    for (const record of examples.get(collection.name) ?? []) putRecord(data, collection, record);
+  const get = (name: string, key: string | number) =>
+    data[name]?.find((r) => String(r[keyField(name)]) === String(key));
+  const context: ExampleContext = {
+    store: data,
+    templates,
+    get,
+    freeKey: (name) => freeKey(data, name),
+    requests: (operationId) => exampleRequests(bundles, operationId),
+    examples: (name) => examples.get(name) ?? [],
+  };
+  for (const collection of MODEL) {
+    for (const key of exampleKeys(bundles, collection)) {
+      if (get(collection.name, key) || !collection.atExampleKey) continue;
+      for (const [name, record] of collection.atExampleKey(key, context)) putRecord(data, collectionOf(name), record);
+    }
+  }
+}
+
+/** Seeds one collection; its seed function sees the records seeded before it (its own too). */
 function seedCollection(collection: CollectionDecl, context: SeedContext): Rec[] {
-  return Array.from({ length: collection.seed.count }, (_, i) => collection.seed.record(i + 1, context));
+  const records: Rec[] = [];
+  context.store[collection.name] = records;
+  for (let i = 1; i <= collection.seed.count; i++) records.push(collection.seed.record(i, context));
+  return records;
 }

@@ -1,5 +1,6 @@
 /** Metadata definitions 1..40, `object` cycling through its enum. */
 import { at, day, METADATA_OBJECTS } from './catalogue.ts';
+import { copyAtKey } from './examples.ts';
 import type { CollectionDecl } from './types.ts';
 
 export const metadata: CollectionDecl = {
@@ -8,6 +9,8 @@ export const metadata: CollectionDecl = {
   singular: 'metadata definition',
   schema: { operationId: 'updateMetadataDefinition', shape: 'body' },
   servedBy: ['updateMetadataDefinition'],
+  addressedBy: ['updateMetadataDefinition'],
+  atExampleKey: (key, context) => [['metadata', copyAtKey(metadata, key, context)]],
   relations: [],
   seed: {
     count: 40,

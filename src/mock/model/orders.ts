@@ -1,10 +1,14 @@
 /**
- * Orders, addressed by `number` (a numeric string, "1001".."1040"): lines from the catalogue, one
- * `sale` transaction paying the total, the subscriptions that renewed into them. Their
+ * Orders, addressed by `number` (a numeric string from "1001"): first the renewals of the seeded
+ * subscriptions (each subscription's billing cycles in turn, with its lines), then a few one-off
+ * purchases. Each is paid by one payment (every 4th an `authorization`, paying once captured),
+ * except the latest order of a past_due or retrying subscription, still unpaid. Their
  * `fulfillments` are a view: the order fulfillments naming the order (./fulfillments.ts).
  */
-import { at, day, FIRST_ORDER_NUMBER, orderLine, PRODUCTS, retotal } from './catalogue.ts';
-import type { CollectionDecl, Rec } from './types.ts';
+import { at, day, FIRST_ORDER_NUMBER, orderLine, PRODUCTS, productOf, retotal } from './catalogue.ts';
+import { copyAtKey } from './examples.ts';
+import { cyclesOf, OWING, OWING_SUBSCRIPTIONS, ownerOfOrder, SUBSCRIPTION_ORDERS } from './subscriptions.ts';
+import type { CollectionDecl, Rec, SeedContext } from './types.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -16,48 +20,99 @@ export function compactSale(template: Rec, id: number, amount: string, created: 
   return out;
 }
 
+/** The id of an order's `k`-th line (0-based): unique in the store while an order holds under 1000 lines. */
+export const lineId = (number: string, k: number): number => (Number(number) - 1000) * 1000 + k;
+
+/** Orders besides the subscriptions' renewals: one-off purchases. */
+const ONE_OFF_ORDERS = 7;
+export const ORDER_COUNT = SUBSCRIPTION_ORDERS + ONE_OFF_ORDERS;
+/** Payments seeded: every order's but the unpaid latest orders of owing subscriptions. */
+export const PAYMENT_COUNT = ORDER_COUNT - OWING_SUBSCRIPTIONS;
+
+/** The compact payment of an order: the `i`-th payment of the store (every 4th an authorization). */
+export function compactPayment(template: Rec, id: number, amount: string, created: string): Rec {
+  const payment = compactSale(template, id, amount, created);
+  if (id % 4 === 0) payment.type = 'authorization';
+  return payment;
+}
+
+/** Lines, dates and customer of order `j`: a subscription's renewal, or a one-off purchase. */
+function contentOf(j: number, number: string, { prng, templates, store, users }: SeedContext) {
+  const lineTemplate = templates.of('addOrderLineItems').lines?.[0] ?? {};
+  const owner = ownerOfOrder(j);
+  if (owner) {
+    const sub = store.subscriptions?.[owner.id - 1] as Rec;
+    const days = (owner.cycle - 1) * (Number(sub.interval_count) || 30);
+    const created = new Date(Date.parse(sub.date_created) + days * day * 1000).toISOString().replace('.000Z', 'Z');
+    const lines = (sub.lines as Rec[]).map((l, k) =>
+      orderLine(lineTemplate, productOf(l.product_id), lineId(number, k), l.quantity, created),
+    );
+    const unpaid = OWING.has(sub.status) && owner.cycle === cyclesOf(owner.id);
+    return {
+      created,
+      user: sub.user as Rec,
+      lines,
+      subscriptions: [{ billing_cycle: owner.cycle, id: owner.id }],
+      unpaid,
+    };
+  }
+  const created = at(j * 3 * day + prng.int(0, day));
+  const user = prng.pick(users);
+  const products = [prng.pick(PRODUCTS), ...(j % 3 === 0 ? [prng.pick(PRODUCTS)] : [])];
+  const lines = products.map((p, k) => orderLine(lineTemplate, p, lineId(number, k), prng.int(1, 3), created));
+  return { created, user, lines, subscriptions: [], unpaid: false };
+}
+
+function seedOrder(j: number, context: SeedContext): Rec {
+  const template = context.templates.of('addOrderLineItems');
+  const number = String(FIRST_ORDER_NUMBER + j - 1);
+  const { created, user, lines, subscriptions, unpaid } = contentOf(j, number, context);
+  const order = clone(template);
+  Object.assign(order, {
+    number,
+    lines,
+    created_at: created,
+    date_placed: created,
+    updated_at: created,
+    user: clone(user),
+    order_status_url: `https://shop.example.com/orders/${number}/status/`,
+    refunds: [],
+    subscriptions,
+    tags: j % 4 === 0 ? ['vip'] : [],
+    is_test: false,
+    transactions: [],
+  });
+  for (const address of [order.billing_address, order.shipping_address]) {
+    if (address) Object.assign(address, { first_name: user.first_name, last_name: user.last_name });
+  }
+  retotal(order);
+  if (!unpaid) {
+    const paid = (context.store.orders ?? []).filter((o) => o.transactions.length > 0).length;
+    order.transactions = [compactPayment(template.transactions?.[0] ?? {}, paid + 1, order.total_incl_tax, created)];
+    retotal(order);
+  }
+  return order;
+}
+
 export const orders: CollectionDecl = {
   name: 'orders',
   key: 'number',
   singular: 'order',
   schema: { operationId: 'addOrderLineItems', shape: 'body' },
   servedBy: ['addOrderLineItems'],
+  addressedBy: ['addOrderLineItems', 'getOrderFulfillments'],
+  atExampleKey: (key, context) => {
+    const order = copyAtKey(orders, key, context, (r) => (r.subscriptions ?? []).length === 0);
+    order.lines = ((order.lines ?? []) as Rec[]).map((line, k) => ({ ...line, id: lineId(key, k) }));
+    order.transactions = [];
+    retotal(order);
+    return [['orders', order]];
+  },
   relations: [
     { name: 'subscriptions', to: 'subscriptions', keys: (r) => (r.subscriptions ?? []).map((s: Rec) => s.id) },
+    { name: 'transactions', to: 'transactions', keys: (r) => (r.transactions ?? []).map((t: Rec) => t.id) },
   ],
-  seed: {
-    count: 40,
-    record: (i, { prng, templates, users }) => {
-      const template = templates.of('addOrderLineItems');
-      const number = String(FIRST_ORDER_NUMBER + i - 1);
-      const created = at(i * 3 * day + prng.int(0, day));
-      const user = prng.pick(users);
-      const order = clone(template);
-      const products = [prng.pick(PRODUCTS), ...(i % 3 === 0 ? [prng.pick(PRODUCTS)] : [])];
-      const lineTemplate = template.lines?.[0] ?? {};
-      order.lines = products.map((p, k) => orderLine(lineTemplate, p, i * 10 + k, prng.int(1, 3), created));
-      Object.assign(order, {
-        number,
-        created_at: created,
-        date_placed: created,
-        updated_at: created,
-        user: clone(user),
-        order_status_url: `https://shop.example.com/orders/${number}/status/`,
-        refunds: [],
-        subscriptions: [],
-        tags: i % 4 === 0 ? ['vip'] : [],
-        is_test: false,
-        transactions: [],
-      });
-      for (const address of [order.billing_address, order.shipping_address]) {
-        if (address) Object.assign(address, { first_name: user.first_name, last_name: user.last_name });
-      }
-      retotal(order);
-      order.transactions = [compactSale(template.transactions?.[0] ?? {}, 1000 + i, order.total_incl_tax, created)];
-      retotal(order);
-      return order;
-    },
-  },
+  seed: { count: ORDER_COUNT, record: seedOrder },
   view: (record, { list }) => ({
     ...record,
     fulfillments: list('fulfillments').filter((f) => f.order_number === record.number),

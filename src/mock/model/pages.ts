@@ -1,4 +1,5 @@
 /** Pages 1..40 (`PUT /pages/{id}/`). */
+import { copyAtKey } from './examples.ts';
 import type { CollectionDecl } from './types.ts';
 
 export const pages: CollectionDecl = {
@@ -7,6 +8,8 @@ export const pages: CollectionDecl = {
   singular: 'page',
   schema: { operationId: 'updatePage', shape: 'body' },
   servedBy: ['updatePage'],
+  addressedBy: ['updatePage'],
+  atExampleKey: (key, context) => [['pages', copyAtKey(pages, key, context)]],
   relations: [],
   seed: {
     count: 40,

@@ -1,5 +1,6 @@
 /** Stock records (`GET /stockrecords/{id}/`): one per product × location, cycling. */
 import { at, day, PRODUCTS, type Product } from './catalogue.ts';
+import { copyAtKey } from './examples.ts';
 import type { CollectionDecl, Rec } from './types.ts';
 
 export const stockrecords: CollectionDecl = {
@@ -8,6 +9,8 @@ export const stockrecords: CollectionDecl = {
   singular: 'stock record',
   schema: { operationId: 'getStockRecord', shape: 'body' },
   servedBy: ['getStockRecord'],
+  addressedBy: ['getStockRecord'],
+  atExampleKey: (key, context) => [['stockrecords', copyAtKey(stockrecords, key, context)]],
   relations: [{ name: 'location', to: 'locations', keys: (r) => [r.location?.id] }],
   seed: {
     count: 45,

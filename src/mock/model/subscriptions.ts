@@ -13,13 +13,41 @@ import {
   money,
   PAYMENT_METHODS,
   PRODUCTS,
+  productFrom,
   SUBSCRIPTION_STATUSES,
   UTM_SOURCES,
 } from './catalogue.ts';
+import { copyAtKey } from './examples.ts';
 import { exampleOf } from './templates.ts';
 import type { CollectionDecl, Rec } from './types.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);
+
+export const SUBSCRIPTION_COUNT = 45;
+/** Orders (billing cycles) of seeded subscription `i`: subscription 1 has 25 (three pages of transactions). */
+export const cyclesOf = (i: number): number => (i === 1 ? 25 : 1 + (i % 3));
+const offsets = [0];
+for (let i = 1; i <= SUBSCRIPTION_COUNT; i++) offsets.push((offsets[i - 1] as number) + cyclesOf(i));
+/** Orders renewed from the seeded subscriptions: the first ones of the store, in subscription order. */
+export const SUBSCRIPTION_ORDERS = offsets[SUBSCRIPTION_COUNT] as number;
+/** The order number of seeded subscription `i`'s billing cycle `k`. */
+export const orderNumberOf = (i: number, k: number): string =>
+  String(FIRST_ORDER_NUMBER + (offsets[i - 1] as number) + k - 1);
+/** The seeded subscription and billing cycle of the `j`-th order, if it was renewed from one. */
+export function ownerOfOrder(j: number): { id: number; cycle: number } | undefined {
+  if (j > SUBSCRIPTION_ORDERS) return undefined;
+  let i = 1;
+  while ((offsets[i] as number) < j) i++;
+  return { id: i, cycle: j - (offsets[i - 1] as number) };
+}
+/** A subscription whose latest order is still unpaid (its renewal payment failed, or is being retried). */
+export const OWING = new Set(['past_due', 'retrying']);
+/** The status of seeded subscription `i`: the five states in turn. */
+export const statusOf = (i: number): string => SUBSCRIPTION_STATUSES[(i - 1) % SUBSCRIPTION_STATUSES.length] as string;
+/** Seeded subscriptions that owe their latest order. */
+export const OWING_SUBSCRIPTIONS = Array.from({ length: SUBSCRIPTION_COUNT }, (_, i) => statusOf(i + 1)).filter((s) =>
+  OWING.has(s),
+).length;
 
 /** The nested line template of a bundle whose subscription lines nest (else undefined), cached. */
 const nestedLines = new WeakMap<Bundle, Rec | null>();
@@ -49,6 +77,7 @@ export function nestedLine(line: Rec, template: Rec, currency: string, stockreco
       ]
     : [];
   const product = Object.assign(clone(template.product ?? {}), {
+    categories: productFrom(line).categories.map((c) => ({ id: c.id, name: c.name, slug: c.slug })),
     id: line.product_id,
     title: line.product_title,
     url: line.product_url,
@@ -69,7 +98,7 @@ export function nestedLine(line: Rec, template: Rec, currency: string, stockreco
 }
 
 function seedSubscription(i: number, { prng, templates, users }: Parameters<CollectionDecl['seed']['record']>[1]) {
-  const status = SUBSCRIPTION_STATUSES[(i - 1) % SUBSCRIPTION_STATUSES.length] as string;
+  const status = statusOf(i);
   const user = prng.pick(users);
   const created = at(prng.int(0, 60) * day + prng.int(0, day));
   const intervalCount = prng.pick([14, 30, 60]);
@@ -90,7 +119,7 @@ function seedSubscription(i: number, { prng, templates, users }: Parameters<Coll
     variant_id: p.variant_id,
     variant_title: p.variant_title,
   }));
-  const cycles = prng.int(1, 3);
+  const cycles = cyclesOf(i);
   const total = sub.lines.reduce((sum: number, l: Rec) => sum + Number(l.price) * l.quantity, 0);
   Object.assign(sub, {
     id: i,
@@ -103,10 +132,7 @@ function seedSubscription(i: number, { prng, templates, users }: Parameters<Coll
     is_test: i % 9 === 0,
     num_lines: sub.lines.length,
     num_orders: cycles,
-    orders: Array.from({ length: cycles }, (_, k) => ({
-      billing_cycle: k + 1,
-      order_number: String(FIRST_ORDER_NUMBER + ((i * 3 + k * 7) % 40)),
-    })),
+    orders: Array.from({ length: cycles }, (_, k) => ({ billing_cycle: k + 1, order_number: orderNumberOf(i, k + 1) })),
     next_renewal_date: at(150 * day + prng.int(0, 60) * day),
     payment_method: PAYMENT_METHODS[(i - 1) % PAYMENT_METHODS.length],
     payment_details: { card_type: CARD_TYPES[(i - 1) % CARD_TYPES.length] },
@@ -133,8 +159,18 @@ export const subscriptions: CollectionDecl = {
   singular: 'subscription',
   schema: { operationId: 'renewSubscription', shape: 'body' },
   servedBy: ['listSubscriptions', 'renewSubscription', 'retrySubscription'],
+  addressedBy: ['renewSubscription', 'retrySubscription', 'listSubscriptionTransactions'],
+  // A past_due subscription (renew leaves its new order unpaid, retry pays it) with orders of its own.
+  atExampleKey: (key, context) => {
+    const sub = copyAtKey(subscriptions, key, context, (r) => r.status === 'past_due');
+    const first = context.freeKey('orders');
+    const refs = (sub.orders ?? [{}]) as Rec[];
+    sub.orders = refs.map((_, k) => ({ billing_cycle: k + 1, order_number: String(first + k) }));
+    sub.num_orders = sub.orders.length;
+    return [['subscriptions', sub]];
+  },
   relations: [{ name: 'orders', to: 'orders', keys: (r) => (r.orders ?? []).map((o: Rec) => o.order_number) }],
-  seed: { count: 45, record: seedSubscription },
+  seed: { count: SUBSCRIPTION_COUNT, record: seedSubscription },
   view: (record, { bundle, list }) => {
     const template = nestedLineTemplate(bundle);
     if (!template) return record;

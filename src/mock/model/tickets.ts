@@ -1,5 +1,6 @@
 /** Tickets 1..50: every (`status`, `priority`) pair, each about one order, with one comment. */
 import { at, day, PRODUCTS, SUBJECTS, TICKET_PRIORITIES, TICKET_STATUSES } from './catalogue.ts';
+import { copyAtKey } from './examples.ts';
 import type { CollectionDecl } from './types.ts';
 
 export const tickets: CollectionDecl = {
@@ -8,6 +9,8 @@ export const tickets: CollectionDecl = {
   singular: 'ticket',
   schema: { operationId: 'getTicket', shape: 'body' },
   servedBy: ['getTicket', 'updateTicket'],
+  addressedBy: ['getTicket', 'updateTicket'],
+  atExampleKey: (key, context) => [['tickets', copyAtKey(tickets, key, context)]],
   relations: [
     { name: 'order', to: 'orders', keys: (r) => (r.order === null || r.order === undefined ? [] : [r.order]) },
   ],

@@ -1,9 +1,12 @@
 /**
- * Transactions (full form) 1..80: payments of subscriptions' orders; 1..25 belong to subscription 1,
- * the rest round robin over 2..45; every 4th is an `authorization` (capturable), the others `sale`.
- * Captures, retries and renewals add more (next id).
+ * Transactions (full form): one per payment of an order, with the same id as the order's compact
+ * payment (the order lists it in `transactions`, the transaction names the order and, for a
+ * renewal, the subscription and billing cycle). Every 4th is an `authorization` (capturable), the
+ * others `sale`. Captures, retries and renewals add more (next id), each also listed by its order.
  */
 import { at, day } from './catalogue.ts';
+import { copyAtKey } from './examples.ts';
+import { PAYMENT_COUNT } from './orders.ts';
 import type { CollectionDecl, Rec } from './types.ts';
 
 export const transactions: CollectionDecl = {
@@ -12,6 +15,21 @@ export const transactions: CollectionDecl = {
   singular: 'transaction',
   schema: { operationId: 'listSubscriptionTransactions', shape: 'item' },
   servedBy: ['listSubscriptionTransactions', 'captureTransaction'],
+  addressedBy: ['captureTransaction'],
+  // An authorization of a new order (its amount is the order's total, set once the order exists).
+  atExampleKey: (key, context) => {
+    const authorization = copyAtKey(transactions, key, context);
+    Object.assign(authorization, {
+      type: 'authorization',
+      amount: null,
+      amount_available_for_refund: '0.00',
+      parent_id: null,
+      status: 'succeeded',
+      order: String(context.freeKey('orders')),
+      subscription: null,
+    });
+    return [['transactions', authorization]];
+  },
   relations: [
     { name: 'order', to: 'orders', keys: (r) => (r.order === null || r.order === undefined ? [] : [r.order]) },
     { name: 'subscription', to: 'subscriptions', keys: (r) => (r.subscription?.id ? [r.subscription.id] : []) },
@@ -22,27 +40,26 @@ export const transactions: CollectionDecl = {
     },
   ],
   seed: {
-    count: 80,
+    count: PAYMENT_COUNT,
     record: (i, { prng, templates, store }) => {
-      const subscriptionCount = store.subscriptions?.length ?? 1;
-      const subId = i <= 25 ? 1 : 2 + ((i - 26) % (subscriptionCount - 1));
-      const sub = store.subscriptions?.[subId - 1] as Rec;
-      const ref = sub.orders[(i - 1) % sub.orders.length];
-      const amount = sub.total;
-      const authorization = i % 4 === 0;
+      const order = (store.orders ?? []).find((o) => o.transactions?.[0]?.id === i) as Rec;
+      const payment = order.transactions[0] as Rec;
+      const subscription = order.subscriptions?.[0] ?? null;
+      const owner = subscription ? store.subscriptions?.[subscription.id - 1] : undefined;
       const record = templates.of('listSubscriptionTransactions').results?.[0] ?? {};
+      const amount = payment.amount;
       Object.assign(record, {
         id: i,
         amount,
-        amount_available_for_refund: authorization ? '0.00' : amount,
-        date_created: at(prng.int(0, 140) * day + prng.int(0, day)),
-        order: ref.order_number,
+        amount_available_for_refund: payment.type === 'authorization' ? '0.00' : amount,
+        date_created: payment.date_created ?? at(prng.int(0, 140) * day),
+        order: order.number,
         parent_id: null,
         status: 'succeeded',
-        type: authorization ? 'authorization' : 'sale',
-        subscription: { billing_cycle: ref.billing_cycle, id: subId },
-        user: structuredClone(sub.user),
-        payment_method: sub.payment_method === 'bankcard' ? 'bankcard' : record.payment_method,
+        type: payment.type,
+        subscription: subscription ? { billing_cycle: subscription.billing_cycle, id: subscription.id } : null,
+        user: structuredClone(order.user ?? null),
+        payment_method: owner?.payment_method === 'bankcard' ? 'bankcard' : record.payment_method,
         external_id: `ch_${prng.chars(16, 'abcdefghijklmnopqrstuvwxyz0123456789')}`,
       });
       if (record.report_values) record.report_values.amount = amount;

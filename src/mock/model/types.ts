@@ -41,6 +41,20 @@ export interface SeedContext {
   bundles: Bundle[];
 }
 
+/** What `atExampleKey` gets: the store so far (generated and example records), the templates. */
+export interface ExampleContext {
+  store: StoreData;
+  templates: Templates;
+  /** An existing record of a collection, or undefined. */
+  get(collection: string, key: string | number): Rec | undefined;
+  /** A free key of a collection (above every key it holds). */
+  freeKey(collection: string): number;
+  /** The example request bodies of an operation. */
+  requests(operationId: string): Rec[];
+  /** The example records of a collection (./examples.ts). */
+  examples(collection: string): Rec[];
+}
+
 /** How a record shows under one version, before the projection on that version's schema. */
 export interface ViewContext {
   /** Reads another collection of the caller's state. */
@@ -61,6 +75,15 @@ export interface CollectionDecl {
   schema?: RecordSchema;
   /** Operations whose responses carry these records (for a proxy normalizing recorded traffic). */
   servedBy: string[];
+  /** Records of this collection nested in other responses (an order's `fulfillments`). */
+  nestedIn?: { operationId: string; field: string }[];
+  /** Operations whose path parameter is the key of one of these records (a 404 when it is none). */
+  addressedBy?: string[];
+  /**
+   * The record at a key a path parameter example names (`1042`), in a state the operations' example
+   * requests are accepted in, with the records it needs (orders of a new subscription...).
+   */
+  atExampleKey?: (key: string, context: ExampleContext) => [collection: string, record: Rec][];
   relations: RelationDecl[];
   /** Records seeded: the generated ones (keys 1..count) and how one is made. */
   seed: { count: number; record: (index: number, context: SeedContext) => Rec };

@@ -11,6 +11,7 @@ import { collectionOf, type Rec, sortKey } from '../model/index.ts';
 import { encodeCursor, pageOf } from '../pagination.ts';
 import { fieldRefusal } from '../problems.ts';
 import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
+import { stateRefusal } from '../transitions.ts';
 import { checkLimits } from '../writes/limits.ts';
 import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
@@ -87,6 +88,15 @@ function write(context: RequestContext, decl: WriteDecl): RawResponse | undefine
     const found = state.get(decl.collection, key);
     // Writing to a record that does not exist.
     if (!found) return notFound(context, decl.collection, decl.param, key);
+    const refused = stateRefusal(context.target.operation.operationId, found);
+    // The state table: the record is not in a state this write accepts.
+    if (refused) {
+      const message = `path.${decl.param}: ${collectionOf(decl.collection).singular} ${key} ${refused}`;
+      return refuseRouted(
+        context,
+        fieldRefusal('refusedByStore', `path.${decl.param}`, 'state', message, context.problem),
+      );
+    }
     record = structuredClone(found);
   }
   const result = decl.run({

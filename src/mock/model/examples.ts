@@ -1,0 +1,126 @@
+/**
+ * The contract's examples as live records. Every record an example of any bundle shows (subscription
+ * 48213, order "100234", fulfillment order 61204...) is stored as it is, when it satisfies its
+ * collection's schema; every key a path parameter example names (`1042`, `"100234"`) gets a record
+ * of its collection (each collection's `atExampleKey`), in a state the operation's example request
+ * is accepted in. ./links.ts then completes both sides of every relation they name.
+ */
+import { type Bundle, deref, type Json } from '../../contract/index.ts';
+import { checkResponseOf } from '../validate.ts';
+import type { CollectionDecl, ExampleContext, Rec, StoreData } from './types.ts';
+
+/** The records of `collection` in one example value (a page, an array, a record, or records by name). */
+export function recordsIn(collection: CollectionDecl, value: Json): Rec[] {
+  if (!value || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value;
+  if (Array.isArray(value.results)) return value.results;
+  if (collection.key in value) return [value];
+  return Object.values<Json>(value).filter((v) => v && typeof v === 'object' && collection.key in v);
+}
+
+/** Every 200 example value of `operationId`, in every bundle serving it. */
+export function exampleValues(bundles: Bundle[], operationId: string): Json[] {
+  const out: Json[] = [];
+  for (const bundle of bundles) {
+    const operation = bundle.operations.find((o) => o.operationId === operationId);
+    const media = deref(bundle.document, operation?.operation.responses?.['200'])?.content?.['application/json'];
+    for (const example of Object.values<Json>(media?.examples ?? {})) out.push(deref(bundle.document, example)?.value);
+    if (media?.example !== undefined) out.push(media.example);
+  }
+  return out;
+}
+
+/** Fills what `target` lacks from `source`, at every depth (arrays element by element). */
+function fillMissing(target: Json, source: Json): void {
+  if (!target || !source || typeof target !== 'object' || typeof source !== 'object') return;
+  if (Array.isArray(target) !== Array.isArray(source)) return;
+  for (const [name, value] of Object.entries<Json>(source)) {
+    // An array keeps its own elements (a later example's extra ones are another state).
+    if (!(name in target)) {
+      if (!Array.isArray(target)) target[name] = structuredClone(value);
+    } else fillMissing(target[name], value);
+  }
+}
+
+/**
+ * The example records of `collection` that satisfy its schema, one per key: a record shown by
+ * several examples (a fulfillment in its own operation's and inside an order) is their union, so
+ * it satisfies every version's schema that shows it.
+ */
+export function exampleRecords(bundles: Bundle[], collection: CollectionDecl): Rec[] {
+  const schema = collection.schema;
+  if (!schema || schema.shape === 'element') return [];
+  const found = new Map<string, Rec>();
+  const add = (record: Rec) => {
+    const key = String(record[collection.key]);
+    if (!Number.isSafeInteger(Number(key))) return;
+    const known = found.get(key);
+    if (known) fillMissing(known, record);
+    else found.set(key, structuredClone(record));
+  };
+  for (const operationId of collection.servedBy) {
+    for (const value of exampleValues(bundles, operationId)) recordsIn(collection, value).forEach(add);
+  }
+  for (const { operationId, field } of collection.nestedIn ?? []) {
+    for (const value of exampleValues(bundles, operationId)) for (const record of value?.[field] ?? []) add(record);
+  }
+  return [...found.values()].filter((record) => {
+    const wrapped = schema.shape === 'item' ? { next: null, previous: null, results: [record] } : record;
+    return checkResponseOf(bundles, schema.operationId, wrapped)?.length === 0;
+  });
+}
+
+/** The keys the path parameter examples of a collection's operations name (`1042`, `"100234"`). */
+export function exampleKeys(bundles: Bundle[], collection: CollectionDecl): string[] {
+  const keys = new Set<string>();
+  for (const bundle of bundles) {
+    for (const operation of bundle.operations) {
+      if (!collection.addressedBy?.includes(operation.operationId)) continue;
+      for (const parameter of operation.parameters) {
+        if (parameter?.in !== 'path') continue;
+        const example = parameter.example ?? deref(bundle.document, parameter.schema)?.example;
+        if (example !== undefined && example !== null) keys.add(String(example));
+      }
+    }
+  }
+  return [...keys];
+}
+
+/** Puts `record` into `store[collection]`, replacing the one with its key. */
+export function putRecord(store: StoreData, collection: CollectionDecl, record: Rec): void {
+  store[collection.name] ??= [];
+  const records = store[collection.name] as Rec[];
+  const key = String(record[collection.key]);
+  const at = records.findIndex((r) => String(r[collection.key]) === key);
+  if (at === -1) records.push(record);
+  else records[at] = record;
+}
+
+/**
+ * The record at an example key: a copy of the first example record (else of the first stored one)
+ * matching `fits`, its key set to `key`. Records without relations of their own use it as it is.
+ */
+export function copyAtKey(
+  collection: CollectionDecl,
+  key: string,
+  context: ExampleContext,
+  fits: (r: Rec) => boolean = () => true,
+): Rec {
+  const source =
+    context.examples(collection.name).find(fits) ?? (context.store[collection.name] ?? []).find(fits) ?? {};
+  const copy = structuredClone(source);
+  copy[collection.key] = collection.key === 'number' ? key : Number(key);
+  return copy;
+}
+
+/** Every example request body of `operationId`, in every bundle serving it. */
+export function exampleRequests(bundles: Bundle[], operationId: string): Rec[] {
+  const out: Rec[] = [];
+  for (const bundle of bundles) {
+    const operation = bundle.operations.find((o) => o.operationId === operationId);
+    const media = deref(bundle.document, operation?.operation.requestBody)?.content?.['application/json'];
+    for (const example of Object.values<Json>(media?.examples ?? {})) out.push(deref(bundle.document, example)?.value);
+    if (media?.example !== undefined) out.push(media.example);
+  }
+  return out.filter((body) => body && typeof body === 'object');
+}

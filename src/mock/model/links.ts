@@ -1,0 +1,200 @@
+/**
+ * Both sides of every relation, made whole after the example records join the generated ones
+ * (./examples.ts): a subscription's orders exist and name it back, each with its payment; a
+ * transaction's order exists and lists it, and its parent exists; an order's listed transactions
+ * exist; fulfillment orders, fulfillments and tickets name orders that exist, holding their lines.
+ * Records made here follow the same rules as generated ones (../invariants.ts checks them all).
+ */
+import { orderLine, productFrom, retotal } from './catalogue.ts';
+import { compactSale, lineId } from './orders.ts';
+import { OWING } from './subscriptions.ts';
+import type { Templates } from './templates.ts';
+import type { Rec, StoreData } from './types.ts';
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+class Linker {
+  readonly orders: Map<string, Rec>;
+  readonly transactions: Map<number, Rec>;
+  constructor(
+    readonly store: StoreData,
+    readonly templates: Templates,
+  ) {
+    this.orders = new Map((store.orders ?? []).map((o) => [String(o.number), o]));
+    this.transactions = new Map((store.transactions ?? []).map((t) => [Number(t.id), t]));
+  }
+
+  /** A new order (unpaid): `lines` are `[line id, product line, quantity]`. */
+  order(
+    number: string,
+    lines: [number, Rec, number][],
+    created: string,
+    user: unknown,
+    subscriptions: Rec[] = [],
+  ): Rec {
+    const template = this.templates.of('addOrderLineItems');
+    const lineTemplate = template.lines?.[0] ?? {};
+    const order = Object.assign(clone(template), {
+      number,
+      lines: lines.map(([id, line, quantity]) => orderLine(lineTemplate, productFrom(line), id, quantity, created)),
+      created_at: created,
+      date_placed: created,
+      updated_at: created,
+      user: clone(user ?? template.user ?? null),
+      order_status_url: `https://shop.example.com/orders/${number}/status/`,
+      refunds: [],
+      subscriptions,
+      transactions: [],
+      tags: [],
+    });
+    retotal(order);
+    this.store.orders ??= [];
+    this.store.orders.push(order);
+    this.orders.set(number, order);
+    return order;
+  }
+
+  /** A full transaction of `order` from its compact form (or the fields given), listed by the order. */
+  transaction(order: Rec, fields: Rec): Rec {
+    const subscription = order.subscriptions?.[0] ?? null;
+    const full: Rec = Object.assign(this.templates.of('listSubscriptionTransactions').results?.[0] ?? {}, {
+      amount_available_for_refund: fields.type === 'authorization' ? '0.00' : fields.amount,
+      parent_id: null,
+      status: 'succeeded',
+      ...fields,
+      order: order.number,
+      subscription: subscription ? { billing_cycle: subscription.billing_cycle, id: subscription.id } : null,
+      user: clone(order.user ?? null),
+    });
+    if (full.report_values) full.report_values.amount = full.amount;
+    this.store.transactions ??= [];
+    this.store.transactions.push(full);
+    this.transactions.set(Number(full.id), full);
+    this.listed(order, full);
+    return full;
+  }
+
+  /** Makes `order` list `transaction` in its compact `transactions`. */
+  listed(order: Rec, transaction: Rec): void {
+    if ((order.transactions as Rec[]).some((t) => t.id === transaction.id)) return;
+    const compact = compactSale(
+      this.templates.of('addOrderLineItems').transactions?.[0] ?? {},
+      transaction.id,
+      transaction.amount,
+      transaction.date_created,
+    );
+    Object.assign(compact, {
+      type: transaction.type,
+      status: transaction.status,
+      parent_id: transaction.parent_id ?? null,
+    });
+    order.transactions = [...order.transactions, compact];
+    retotal(order);
+  }
+
+  freeTransactionId(): number {
+    let max = 0;
+    for (const id of this.transactions.keys()) if (id > max) max = id;
+    return max + 1;
+  }
+}
+
+/** A subscription's orders: each exists, names it back, and is paid (but an owing one's latest). */
+function linkSubscriptions(linker: Linker): void {
+  const named = new Set((linker.store.transactions ?? []).map((t) => String(t.order)));
+  for (const sub of linker.store.subscriptions ?? []) {
+    const refs = (sub.orders ?? []) as Rec[];
+    refs.forEach((ref, k) => {
+      const ref_ = { billing_cycle: ref.billing_cycle, id: sub.id };
+      let order = linker.orders.get(String(ref.order_number));
+      if (!order) {
+        const lines = ((sub.lines ?? []) as Rec[]).map((line, i): [number, Rec, number] => [
+          lineId(String(ref.order_number), i),
+          line,
+          line.quantity,
+        ]);
+        order = linker.order(String(ref.order_number), lines, sub.date_created, sub.user, [ref_]);
+        const owing = OWING.has(sub.status) && k === refs.length - 1;
+        if (!owing && !named.has(order.number))
+          linker.transaction(order, {
+            id: linker.freeTransactionId(),
+            type: 'sale',
+            amount: order.total_incl_tax,
+            date_created: sub.date_created,
+          });
+      } else if (
+        !(order.subscriptions as Rec[]).some((s) => s.id === sub.id && s.billing_cycle === ref.billing_cycle)
+      ) {
+        order.subscriptions = [...order.subscriptions, ref_];
+      }
+    });
+  }
+}
+
+/** Orders named by fulfillment orders, fulfillments and tickets exist, holding the lines they name. */
+function linkNamedOrders(linker: Linker): void {
+  const wanted = new Map<string, { lines: Map<number, Rec>; created: string }>();
+  const want = (number: unknown, created: string, items: Rec[]) => {
+    if (number === null || number === undefined || linker.orders.has(String(number))) return;
+    const entry = wanted.get(String(number)) ?? { lines: new Map(), created };
+    for (const item of items) entry.lines.set(Number(item.order_line_id), item);
+    wanted.set(String(number), entry);
+  };
+  for (const fo of linker.store.fulfillmentOrders ?? []) want(fo.order_number, fo.created_at, fo.line_items ?? []);
+  for (const f of linker.store.fulfillments ?? []) want(f.order_number, f.created_at, f.line_items ?? []);
+  for (const ticket of linker.store.tickets ?? []) want(ticket.order, ticket.created_at, []);
+  for (const t of linker.store.transactions ?? []) want(t.order, t.date_created, []);
+  for (const [number, { lines, created }] of wanted) {
+    const items: [number, Rec, number][] = [...lines].map(([id, item]) => [id, item, Number(item.quantity) || 1]);
+    if (items.length === 0)
+      items.push([
+        lineId(number, 0),
+        { product_id: 1, product_title: 'Linen shirt', sku: 'LIN-SHIRT', price: 49.9 },
+        1,
+      ]);
+    linker.order(number, items, created, null);
+  }
+}
+
+/** Transactions and orders list each other; a capture's authorization exists. */
+function linkTransactions(linker: Linker): void {
+  for (const t of [...(linker.store.transactions ?? [])]) {
+    const order = linker.orders.get(String(t.order));
+    if (!order) continue;
+    // An authorization made for an example key takes its order's total.
+    if (t.type === 'authorization' && (t.amount === null || t.amount === undefined)) {
+      t.amount = order.total_incl_tax;
+      if (t.report_values) t.report_values.amount = t.amount;
+    }
+    if (t.parent_id !== null && t.parent_id !== undefined && !linker.transactions.has(Number(t.parent_id))) {
+      linker.transaction(order, {
+        id: t.parent_id,
+        type: 'authorization',
+        amount: order.total_incl_tax,
+        date_created: t.date_created,
+      });
+    }
+    linker.listed(order, t);
+  }
+  for (const order of linker.store.orders ?? []) {
+    for (const compact of [...(order.transactions as Rec[])]) {
+      if (!linker.transactions.has(Number(compact.id))) {
+        linker.transaction(order, {
+          id: compact.id,
+          type: compact.type,
+          amount: compact.amount,
+          status: compact.status,
+          parent_id: compact.parent_id ?? null,
+          date_created: compact.date_created,
+        });
+      }
+    }
+  }
+}
+
+export function link(store: StoreData, templates: Templates): void {
+  const linker = new Linker(store, templates);
+  linkSubscriptions(linker);
+  linkNamedOrders(linker);
+  linkTransactions(linker);
+}

@@ -1,0 +1,29 @@
+/** What the writes (./*.ts) share: a refusal naming a field, copying declared body fields. */
+import type { Rec } from '../model/index.ts';
+import { fieldRefusal } from '../problems.ts';
+import type { WriteResult } from '../resources.ts';
+
+export const clone = <T>(value: T): T => structuredClone(value);
+
+/** A write the store refuses: 422 naming `field` and the `rule` (the message is the detail). */
+export function refuse(field: string, rule: string, message: string): WriteResult {
+  return { ok: false, refusal: fieldRefusal('refusedByStore', field, rule, `${field}: ${message}`) };
+}
+
+/** Copies the declared body fields onto the record (never `__proto__`, `constructor`...). */
+export function assignDeclared(record: Rec, body: Rec, properties: string[], skip: string[] = []): void {
+  for (const name of properties) {
+    if (skip.includes(name) || !Object.hasOwn(body, name)) continue;
+    record[name] = clone(body[name]);
+  }
+}
+
+/** The highest `id` among `items` (a loop: no spread of a long list). */
+export function maxId(items: Rec[] | undefined): number {
+  let max = 0;
+  for (const item of items ?? []) {
+    const id = Number(item.id) || 0;
+    if (id > max) max = id;
+  }
+  return max;
+}

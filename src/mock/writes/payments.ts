@@ -1,0 +1,52 @@
+/**
+ * A payment of an order, made by a write (renew, retry, add-line-items, capture): one record of
+ * `transactions` (next id) and its compact copy appended to the order's `transactions`, whose
+ * totals are recomputed. Both sides of the relation change together.
+ */
+import { retotal } from '../model/catalogue.ts';
+import type { Rec } from '../model/index.ts';
+import { compactSale } from '../model/orders.ts';
+import type { State } from '../state.ts';
+import { clone } from './common.ts';
+
+export interface Payment {
+  type: 'sale' | 'capture';
+  amount: string;
+  now: string;
+  /** The authorization a capture settles. */
+  parent?: Rec;
+}
+
+/** Pays `order` (changed in place: it is the write's private copy); returns the new transaction. */
+export function pay(state: State, order: Rec, payment: Payment): Rec {
+  const id = state.nextKey('transactions');
+  const template = payment.parent ?? state.get('transactions', 1) ?? state.list('transactions')[0] ?? {};
+  const subscription = order.subscriptions?.[0] ?? null;
+  const transaction: Rec = {
+    ...clone(template),
+    id,
+    amount: payment.amount,
+    amount_available_for_refund: payment.amount,
+    date_created: payment.now,
+    order: order.number,
+    parent_id: payment.parent?.id ?? null,
+    status: 'succeeded',
+    type: payment.type,
+    subscription: subscription ? { billing_cycle: subscription.billing_cycle, id: subscription.id } : null,
+    user: clone(order.user ?? null),
+  };
+  if (transaction.report_values) transaction.report_values = { ...transaction.report_values, amount: payment.amount };
+  const compactTemplate = order.transactions?.[0] ?? compactOfAnyOrder(state);
+  const compact = compactSale(compactTemplate, id, payment.amount, payment.now);
+  compact.type = payment.type;
+  compact.parent_id = transaction.parent_id;
+  order.transactions = [...(order.transactions ?? []), compact];
+  order.updated_at = payment.now;
+  retotal(order);
+  return transaction;
+}
+
+function compactOfAnyOrder(state: State): Rec {
+  for (const order of state.list('orders')) if (order.transactions?.[0]) return order.transactions[0];
+  return {};
+}
