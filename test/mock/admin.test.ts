@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { BODY_LIMIT, OPERATION_DECLS, readFixtures } from '../../src/mock/index.ts';
 import { keyField } from '../../src/mock/model/index.ts';
 import { bundles, type EngineResult, engineOf, send } from './engine.ts';
-import { readResult } from './http.ts';
+import { readResult, STORE_BODIES } from './http.ts';
 
 describe('admin endpoints: what a web page cannot do', () => {
   it('refuses POST and DELETE without Content-Type: application/json (415), changing nothing', async () => {
@@ -170,7 +170,8 @@ describe('export: GET /__mock/state', () => {
     });
     expect((await send(source, 'POST', '/subscriptions/1/renew/', t)).status).toBe(200);
     expect(
-      (await send(source, 'POST', '/fulfillment-orders/2/move/', { ...t, body: { new_location_id: 14 } })).status,
+      (await send(source, 'POST', '/fulfillment-orders/2/move/', { ...t, body: STORE_BODIES.moveFulfillmentOrder }))
+        .status,
     ).toBe(200);
     const exported = await send(source, 'GET', '/__mock/state', t);
     const file = join(mkdtempSync(join(tmpdir(), 'mock-export-')), 'export.json');
