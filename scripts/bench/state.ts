@@ -9,7 +9,7 @@
  *      beside its RSS at start and the documented memory budget of the token states.
  * The mock runs in a child process (`node --import tsx src/cli/bin.ts mock`, one process, so /proc
  * gives its RSS); wrk and the small drivers run here, on 127.0.0.1.
- * Usage: tsx scripts/bench/state.ts [--seconds S] [--records N]
+ * Usage: tsx scripts/bench/state.ts [--seconds S] [--records N] [--parts writes,restart,eviction]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -22,7 +22,11 @@ import { requireWrk, runWrk, runWrkAsync } from '../lib/wrk.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '5' }, records: { type: 'string', default: '100000' } },
+  options: {
+    seconds: { type: 'string', default: '5' },
+    records: { type: 'string', default: '100000' },
+    parts: { type: 'string', default: 'writes,restart,eviction' },
+  },
 });
 const SECONDS = Number(values.seconds);
 const RECORDS = Number(values.records);
@@ -188,9 +192,10 @@ async function eviction(rows: BenchRow[]): Promise<void> {
 
 requireWrk();
 const rows: BenchRow[] = [];
-await writes(rows);
-await restart(rows);
-await eviction(rows);
+const parts = new Set(values.parts.split(','));
+if (parts.has('writes')) await writes(rows);
+if (parts.has('restart')) await restart(rows);
+if (parts.has('eviction')) await eviction(rows);
 printBenchTable(
   `Durable state (load average ${loadavg()
     .map((n) => n.toFixed(2))

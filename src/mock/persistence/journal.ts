@@ -1,9 +1,9 @@
 /**
  * The state file behind `--state FILE` (node only): an append-only journal of JSON lines, a header
- * line first, then one entry per acknowledged change (./entries.ts). Appends are grouped: every entry
- * appended while the previous batch is being written goes into the next batch, written with one
- * write and one fdatasync, and each append's promise resolves only once its batch is on disk (the
- * engine answers a write after that). A token's state is rebuilt on demand from its entries' byte
+ * line first, then one entry per acknowledged change (./entries.ts). Appends are grouped: the entries
+ * appended in one tick (or while two flushes run) form one batch, written with one write and one
+ * fdatasync, and each append's promise resolves only once its batch is on disk (the engine answers
+ * a write after that). A token's state is rebuilt on demand from its entries' byte
  * ranges (an index of offsets is all that stays in memory), so an evicted state can be reloaded.
  *
  * Opening: a missing or empty file is created; a file that does not start with the header is not a
@@ -21,18 +21,13 @@ import {
   openSync,
   readSync,
   renameSync,
-  write,
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { promisify } from 'node:util';
 import { applyEntry, type Entry, emptyImage, entriesOf, isEntry, type TokenImage } from './entries.ts';
 import { StateFileError } from './state-file-error.ts';
 
 export { StateFileError };
-
-const writeAsync = promisify(write);
-const fdatasyncAsync = promisify(fdatasync);
 
 export const STATE_FORMAT = 'store-admin-mock-state';
 export const STATE_FORMAT_VERSION = 1;
@@ -49,21 +44,25 @@ export interface JournalOptions {
 
 /** Byte ranges of one token's entries: offset, length, offset, length... */
 type Ranges = number[];
+type Waiter = { resolve(): void; reject(error: Error): void };
+/** fdatasyncs that may run at once: a batch is written while the previous one is being flushed. */
+const MAX_SYNCS = 2;
 
 export class Journal {
   readonly path: string;
   private fd: number;
   /** Token -> byte ranges of its entries (a reset of every token is listed under each). */
   private index = new Map<string, Ranges>();
-  /** Bytes on disk (written; durable once the batch's fdatasync returned). */
+  /** Bytes written to the file (in the page cache; durable once a later fdatasync returned). */
   private written: number;
-  /** The batch being written, starting at `written`. */
-  private inflight = Buffer.alloc(0);
+  /** Lines queued for the next batch, and the appends waiting on them. */
   private pending: string[] = [];
   private pendingBytes = 0;
-  private waiters: { resolve(): void; reject(error: Error): void }[] = [];
-  /** The flush loop, while it runs (cleared by the loop itself, synchronously, when the queue is empty). */
-  private flushing: Promise<void> | undefined;
+  private waiters: Waiter[] = [];
+  private scheduled = false;
+  /** fdatasyncs running (at most {@link MAX_SYNCS}); the next batch is written meanwhile. */
+  private syncing = 0;
+  private idle: (() => void)[] = [];
   private broken: Error | undefined;
   private compactedSize: number;
   private readonly minCompactBytes: number;
@@ -160,15 +159,12 @@ export class Journal {
     return image;
   }
 
-  /** Bytes from the file, or from the batch in flight and the queue for what is not written yet. */
+  /** Bytes from the file, or from the queue for what is not written yet. */
   private read(offset: number, length: number): Buffer {
     const out = Buffer.alloc(length);
     const fromFile = Math.max(0, Math.min(length, this.written - offset));
     if (fromFile > 0) readSync(this.fd, out, 0, fromFile, offset);
-    if (fromFile < length) {
-      const tail = Buffer.concat([this.inflight, Buffer.from(this.pending.join(''))]);
-      tail.copy(out, fromFile, offset + fromFile - this.written);
-    }
+    if (fromFile < length) Buffer.from(this.pending.join('')).copy(out, fromFile, offset + fromFile - this.written);
     return out;
   }
 
@@ -177,51 +173,57 @@ export class Journal {
     if (this.broken) return Promise.reject(this.broken);
     const line = `${JSON.stringify(entry)}\n`;
     const length = Buffer.byteLength(line);
-    this.note(entry, this.written + this.inflight.length + this.pendingBytes, length);
+    this.note(entry, this.written + this.pendingBytes, length);
     this.pending.push(line);
     this.pendingBytes += length;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    this.flushing ??= this.flush();
+    if (!this.scheduled) {
+      this.scheduled = true;
+      queueMicrotask(() => this.flush()); // the appends of this tick join the batch
+    }
     return done;
   }
 
-  /** Writes queued batches until the queue is empty (one write + one fdatasync per batch). */
-  private async flush(): Promise<void> {
-    await undefined; // let the appends of this tick join the first batch
-    while (this.pending.length > 0 && !this.broken) {
-      const waiters = this.waiters;
-      this.inflight = Buffer.from(this.pending.join(''));
-      this.pending = [];
-      this.pendingBytes = 0;
-      this.waiters = [];
-      try {
-        for (let done = 0; done < this.inflight.length; ) {
-          const { bytesWritten } = await writeAsync(
-            this.fd,
-            this.inflight,
-            done,
-            this.inflight.length - done,
-            this.written + done,
-          );
-          done += bytesWritten;
-        }
-        await fdatasyncAsync(this.fd);
-      } catch (error) {
-        // No path in the message: it reaches answers (the server's log names the file).
-        const code = (error as NodeJS.ErrnoException).code ?? 'error';
-        this.broken = new Error(`cannot write the state file (${code})`);
-        for (const waiter of [...waiters, ...this.waiters]) waiter.reject(this.broken);
-        break;
+  /**
+   * Writes the queued lines as one batch (a synchronous write: a copy to the page cache) and starts
+   * its fdatasync; its appends resolve when that returns. A fdatasync covers every byte written
+   * before it started, so batches may overlap: the next is written while this one is flushed.
+   */
+  private flush(): void {
+    this.scheduled = false;
+    if (this.pending.length === 0 || this.syncing >= MAX_SYNCS || this.broken) return;
+    const waiters = this.waiters;
+    const batch = Buffer.from(this.pending.join(''));
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.waiters = [];
+    try {
+      for (let done = 0; done < batch.length; ) {
+        done += writeSync(this.fd, batch, done, batch.length - done, this.written + done);
       }
-      this.written += this.inflight.length;
-      this.inflight = Buffer.alloc(0);
-      for (const waiter of waiters) waiter.resolve();
-      if (this.pending.length === 0 && this.written > Math.max(this.minCompactBytes, 2 * this.compactedSize)) {
-        this.compact();
-      }
+    } catch (error) {
+      return this.fail(error, waiters);
     }
-    // Synchronously with the loop's last check: an append after this starts a new loop.
-    this.flushing = undefined;
+    this.written += batch.length;
+    this.syncing++;
+    fdatasync(this.fd, (error) => {
+      this.syncing--;
+      if (error) return this.fail(error, waiters);
+      for (const waiter of waiters) waiter.resolve();
+      if (this.pending.length > 0) return this.flush();
+      if (this.syncing > 0) return;
+      // Nothing queued, nothing in flight: the moment to compact, then to let close() go on.
+      if (this.written > Math.max(this.minCompactBytes, 2 * this.compactedSize)) this.compact();
+      for (const done of this.idle.splice(0)) done();
+    });
+  }
+
+  /** The file cannot be written: this batch and every later append are refused. */
+  private fail(error: unknown, waiters: Waiter[]): void {
+    // No path in the message: it reaches answers (the server's log names the file).
+    this.broken = new Error(`cannot write the state file (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    for (const waiter of [...waiters, ...this.waiters.splice(0)]) waiter.reject(this.broken);
+    for (const done of this.idle.splice(0)) done();
   }
 
   /** Rewrites the file as the fewest entries that rebuild every token (sync: nothing appends meanwhile). */
@@ -269,7 +271,9 @@ export class Journal {
 
   /** Waits for every queued entry to be on disk, then closes the file. */
   async close(): Promise<void> {
-    while (this.flushing) await this.flushing.catch(() => undefined);
+    if (!this.broken && (this.syncing > 0 || this.pending.length > 0)) {
+      await new Promise<void>((resolve) => this.idle.push(resolve));
+    }
     closeSync(this.fd);
   }
 }
