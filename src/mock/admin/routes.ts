@@ -6,7 +6,7 @@
  * state needs `{"scope": "all"}`. Answers carry CORS headers for loopback origins only.
  */
 import { fixturesOf } from '../model/fixtures.ts';
-import { type Refusal, refusal } from '../problems.ts';
+import { fieldRefusal, refusal } from '../problems.ts';
 import type { Incoming, RawResponse } from '../stages/context.ts';
 import { json, refuse as refuseWith } from '../stages/respond.ts';
 import { shortHash } from '../tokens/hash.ts';
@@ -25,11 +25,13 @@ interface Call {
 
 type Route = { method: string; path: RegExp; run(call: Call, name: string): Promise<RawResponse> | RawResponse };
 
-const failure = (kind: 'adminRequest' | 'notFound', field: string, rule: string, message: string, status?: number) => {
-  const made: Refusal = refusal(kind, message, [{ field, rule, message, location: field.split('.') }]);
-  if (status !== undefined) made.body.status = status;
-  return refuseWith(made);
-};
+/** A refusal naming one field, of a kind of the catalogue (../problems.ts). */
+const failure = (
+  kind: 'adminRequest' | 'invalidRequest' | 'notFound' | 'tooLarge',
+  field: string,
+  rule: string,
+  message: string,
+) => refuseWith(fieldRefusal(kind, field, rule, message));
 
 /** The state a call acts on: the token's, the shared one, or the one named `state`; else a refusal. */
 function stateOf({ incoming, body }: Call): string | RawResponse {
@@ -64,7 +66,7 @@ async function reset(call: Call): Promise<RawResponse> {
   }
   if (scope !== undefined && scope !== 'state') {
     const message = `scope must be "all" or "state", got ${JSON.stringify(scope)}.`;
-    return failure('adminRequest', 'body.scope', 'enum', message, 422);
+    return failure('invalidRequest', 'body.scope', 'enum', message);
   }
   const key = stateOf(call);
   if (typeof key !== 'string') {
@@ -94,7 +96,7 @@ const snapshot = withState(async (call, key) => {
   const { name } = call.body;
   if (typeof name !== 'string' || !SNAPSHOT_NAME.test(name)) {
     const message = 'name must be 1-64 letters, digits, ".", "_" or "-".';
-    return failure('adminRequest', 'body.name', name === undefined ? 'required' : 'pattern', message, 422);
+    return failure('invalidRequest', 'body.name', name === undefined ? 'required' : 'pattern', message);
   }
   const { info, created, durable } = call.incoming.core.states.snapshot(name, key);
   await durable;
@@ -160,7 +162,7 @@ async function bodyOf(incoming: Incoming): Promise<{ body: Record<string, unknow
   const bytes = await incoming.raw.readBody();
   if (bytes === 'too-large') {
     return {
-      refusal: failure('adminRequest', 'body', 'maxBytes', 'Admin request bodies are small JSON objects.', 413),
+      refusal: failure('tooLarge', 'body', 'maxBytes', 'Admin request bodies are small JSON objects.'),
     };
   }
   const text = new TextDecoder().decode(bytes).trim();
