@@ -40,13 +40,8 @@ function problemOf(status: number, body: string): LoggedRequest['problem'] {
   }
 }
 
-export interface Exchange {
-  method: string;
-  path: string;
-  version: string;
-  status: number;
-  ms: number;
-  state: string | null;
+/** One answered request as the log is given it (bodies whole; cut when added). */
+export interface Exchange extends Pick<LoggedRequest, 'method' | 'path' | 'version' | 'status' | 'ms' | 'state'> {
   requestType: string | undefined;
   requestBody: string;
   responseType: string | undefined;
