@@ -39,4 +39,5 @@ export {
   scenarioFromFlag,
 } from './scenarios.ts';
 export { type ScopeRequirements, scopesOfToken } from './scopes.ts';
+export type { StateView } from './state.ts';
 export type { Persistence, SnapshotInfo } from './tokens/store.ts';

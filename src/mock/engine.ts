@@ -29,7 +29,7 @@ import { store } from './stages/store.ts';
 import { validation } from './stages/validation.ts';
 import { version } from './stages/version.ts';
 import { view } from './stages/view.ts';
-import { State } from './state.ts';
+import { State, type StateView } from './state.ts';
 import { targetsOf } from './targets.ts';
 import { stateApi } from './tokens/api.ts';
 import { type Persistence, type SnapshotInfo, type Ticket, TokenStore } from './tokens/store.ts';
@@ -95,6 +95,12 @@ export interface MockEngine {
   export(token?: string): MockFixtures;
   /** The last requests answered, newest first (the inspector's log, `GET /__mock/requests`). */
   requests(limit?: number): LoggedRequest[];
+  /**
+   * A read-only view of the state a token sees now, without copying: records by key, its revision
+   * (writes committed) and the records its last write stored. For tests and tools; do not change
+   * the records.
+   */
+  inspect(token?: string): StateView;
   readonly versions: string[];
   /** Number of operations served, counted once per method and path. */
   readonly operations: number;

@@ -3,7 +3,7 @@
  * `validation` list naming each offending field and the rule it breaks:
  *
  *   { "type": "...", "title": "Invalid request", "status": 422, "detail": "...",
- *     "operation": "createGiftCard", "version": "2023-02-10",
+ *     "operation": "createGiftCard", "version": "<the version served>",
  *     "validation": [{ "field": "body.currency", "rule": "maxLength",
  *                      "message": "Request body property currency must NOT have more than 3 characters",
  *                      "location": ["body", "currency"] }] }

@@ -10,7 +10,7 @@ import { supportedActions } from './transitions.ts';
 
 /** Reads a state (a token's, or the seed's). */
 export interface StoreReader {
-  list(collection: string): Rec[];
+  list(collection: string): readonly Rec[];
   get(collection: string, key: string | number): Rec | undefined;
 }
 

@@ -33,7 +33,15 @@ function indexOf(collection: string, records: Rec[]): Map<string, number> {
   return new Map(records.map((r, i) => [String(r[field]), i]));
 }
 
-export class State {
+/** What {@link State} shows to readers outside the engine. */
+export interface StateView {
+  list(collection: string): readonly Rec[];
+  get(collection: string, key: string | number): Rec | undefined;
+  readonly revision: number;
+  readonly lastChanges: readonly (readonly [collection: string, record: Rec])[];
+}
+
+export class State implements StateView {
   readonly data: StoreData;
   private readonly indexes: Map<string, Indexed>;
   /** Collections this state may change (the others are shared with the state it was copied from). */
@@ -42,6 +50,10 @@ export class State {
   readonly created = new Map<string, number>();
   /** JSON bytes of the records this state stored itself. */
   bytes = 0;
+  /** Writes committed to this state (a refused request leaves it as it was). */
+  revision = 0;
+  /** The records the last committed write stored. */
+  lastChanges: [collection: string, record: Rec][] = [];
 
   constructor(data: StoreData, shared?: { indexes: Map<string, Indexed> }) {
     this.data = data;
@@ -93,6 +105,12 @@ export class State {
       }
     }
     this.mine.add(record);
+  }
+  /** Stores one write's records at once. */
+  commit(changes: [collection: string, record: Rec][]): void {
+    for (const [collection, record] of changes) this.put(collection, record);
+    this.revision += 1;
+    this.lastChanges = changes;
   }
   /** Records this state stored itself (their bytes count against its limit). */
   private readonly mine = new WeakSet<Rec>();

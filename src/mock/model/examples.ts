@@ -42,8 +42,18 @@ function fillMissing(target: Json, source: Json): void {
   }
 }
 
+/** Is `record` a later state of `known` (a write's answer: every list of it as long, one longer)? */
+function laterState(record: Rec, known: Rec): boolean {
+  const lists = Object.keys(known).filter((name) => Array.isArray(known[name]) && Array.isArray(record[name]));
+  return (
+    lists.every((name) => record[name].length >= known[name].length) &&
+    lists.some((name) => record[name].length > known[name].length)
+  );
+}
+
 /**
- * The example records of `collection` that satisfy its schema, one per key: a record shown by
+ * The example records of `collection` that satisfy its schema, one per key (the latest state of
+ * a record several examples show, e.g. a subscription after its renewal): a record shown by
  * several examples (a fulfillment in its own operation's and inside an order) is their union, so
  * it satisfies every version's schema that shows it.
  */
@@ -55,7 +65,11 @@ export function exampleRecords(bundles: Bundle[], collection: CollectionDecl): R
     const key = String(record[collection.key]);
     if (!Number.isSafeInteger(Number(key))) return;
     const known = found.get(key);
-    if (known) fillMissing(known, record);
+    if (known && laterState(record, known)) {
+      const later = structuredClone(record);
+      fillMissing(later, known);
+      found.set(key, later);
+    } else if (known) fillMissing(known, record);
     else found.set(key, structuredClone(record));
   };
   for (const operationId of collection.servedBy) {

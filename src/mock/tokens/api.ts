@@ -6,6 +6,7 @@
 import { fixturesOf, type MockFixtures } from '../model/fixtures.ts';
 import type { StoreData } from '../model/index.ts';
 import { SHARED_KEY } from '../persistence/entries.ts';
+import type { StateView } from '../state.ts';
 import type { SnapshotInfo, TokenStore } from './store.ts';
 
 export function stateApi(store: TokenStore) {
@@ -31,5 +32,6 @@ export function stateApi(store: TokenStore) {
       return true;
     },
     export: (token?: string): MockFixtures => fixturesOf(store.data(keyOf(token))),
+    inspect: (token?: string): StateView => store.read(keyOf(token)),
   };
 }

@@ -144,11 +144,11 @@ export class TokenStore {
     ]);
     const before = held.state.bytes;
     let bytes = 0;
-    for (const [collection, , record] of changes) {
+    for (const [collection] of records) {
       if (!held.changed.has(collection)) bytes += SLOT_BYTES * held.state.list(collection).length;
       held.changed.add(collection);
-      held.state.put(collection, record);
     }
+    held.state.commit(records);
     this.registry.charge(ticket.key, bytes + held.state.bytes - before);
     return this.persist({ op: 'put', token: ticket.key, changes });
   }
