@@ -130,7 +130,19 @@ async function restart(rows: BenchRow[]): Promise<void> {
     await mock.stop();
   }
   const median = (list: number[]) => [...list].sort((a, b) => a - b)[1] as number;
+  const bare: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const mock = await startMock([]);
+    bare.push(mock.listeningMs);
+    await mock.stop();
+  }
   rows.push(
+    {
+      part: 'restart',
+      measure: 'spawn to listening without --state (the baseline), median of 3',
+      value: `${median(bare).toFixed(0)} ms`,
+      target: '-',
+    },
     {
       part: 'restart',
       measure: `spawn to listening, ${RECORDS.toLocaleString('en')} records of ${tokens} tokens (${size.toFixed(0)} MB file), median of 3`,
