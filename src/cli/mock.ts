@@ -9,22 +9,27 @@ import { parseArgs } from 'node:util';
 import { listExamples, loadBundles, VERSION_HEADER } from '../contract/index.ts';
 import {
   DEFAULT_HOST,
+  DEFAULT_LIMITS,
   DEFAULT_PAGE_SIZE,
   DEFAULT_PORT,
   DEFAULT_SEED,
   FixtureError,
+  type MockLimits,
   StateFileError,
   scenarioFromFlag,
   startMock,
 } from '../mock/index.ts';
 import { CommandError, UsageError } from './exit-codes.ts';
 
-export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--data FILE] [--state FILE]
+export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--max-records N] [--max-state-bytes N]
+     [--data FILE] [--state FILE]
      [--fail F[:OP]] [--delay MS[:OP]] [--static [--dynamic]] [--bundles-dir DIR] [--quiet] [--examples]
   --port, --host   where to listen (default 127.0.0.1:4010; the PORT and HOST variables are read too, flags win)
   --seed S         seed of the generated store: same seed, same data (default "${DEFAULT_SEED}")
   --page-size N    records per list page (default ${DEFAULT_PAGE_SIZE})
   --shared-state   one state for every token (default: one state per bearer token)
+  --max-records N  records a token's state may create per collection (default ${DEFAULT_LIMITS.maxRecords})
+  --max-state-bytes N  JSON bytes of records a token's state may hold of its own (default ${DEFAULT_LIMITS.maxStateBytes})
   --data FILE      JSON fixtures (records per resource) replacing the seeded ones, checked against the contract
   --state FILE     keep every token's writes and snapshots in FILE (created if missing): a restart restores them
   --static         serve the contract's examples with Prism instead of the data-backed store
@@ -48,6 +53,8 @@ function parse(args: string[]) {
         seed: { type: 'string', default: DEFAULT_SEED },
         'page-size': { type: 'string' },
         'shared-state': { type: 'boolean', default: false },
+        'max-records': { type: 'string' },
+        'max-state-bytes': { type: 'string' },
         data: { type: 'string' },
         state: { type: 'string' },
         fail: { type: 'string', multiple: true },
@@ -101,6 +108,17 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
   if (!/^\d+$/.test(pageSizeText) || pageSize < 1 || pageSize > 1000) {
     throw new UsageError(`Invalid --page-size "${pageSizeText}": a number from 1 to 1000.`);
   }
+  const limits: Partial<MockLimits> = {};
+  for (const [flag, name] of [
+    ['max-records', 'maxRecords'],
+    ['max-state-bytes', 'maxStateBytes'],
+  ] as const) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    if (!/^\d{1,15}$/.test(text) || Number(text) < 1)
+      throw new UsageError(`Invalid --${flag} "${text}": a positive whole number.`);
+    limits[name] = Number(text);
+  }
   const flags = [
     ...(values.fail ?? []).map((text) => ['fail', text] as const),
     ...(values.delay ?? []).map((text) => ['delay', text] as const),
@@ -111,10 +129,11 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
       values.state !== undefined ||
       values['shared-state'] ||
       values['page-size'] !== undefined ||
+      Object.keys(limits).length > 0 ||
       flags.length > 0)
   ) {
     throw new UsageError(
-      '--data, --state, --shared-state, --page-size, --fail and --delay apply to the data-backed mock, not to --static.',
+      '--data, --state, --shared-state, --page-size, --max-records, --max-state-bytes, --fail and --delay apply to the data-backed mock, not to --static.',
     );
   }
   const scenarios = flags.map(([flag, text]) => {
@@ -143,7 +162,7 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
     host,
     port,
     seed,
-    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'], scenarios }),
+    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'], scenarios, limits }),
     ...(values.data !== undefined && { dataFile: values.data }),
     ...(values.state !== undefined && { statePath: values.state, warn: (line: string) => console.warn(line) }),
     ...(bundlesDir !== undefined && { bundlesDir }),

@@ -53,6 +53,8 @@ export interface MockOptions {
   now?: () => Date;
   /** Failure scenarios (429, 503, 500, drop, delays) for every request or one operation. */
   scenarios?: readonly Scenario[];
+  /** Limits of a token's state, of the token states (kept, memory budget) and of a request (./limits.ts); each defaults. */
+  limits?: Partial<MockLimits>;
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
   maxBufferedBytes?: number;
   /**
@@ -63,8 +65,6 @@ export interface MockOptions {
   statePath?: string;
   /** Receives warnings (a torn state file's tail). Default: console.warn. */
   warn?: (message: string) => void;
-  /** The limits of the token states and of a request (./limits.ts: states kept, memory budget...); each defaults. */
-  limits?: Partial<MockLimits>;
 }
 
 export interface MockServer {
