@@ -202,15 +202,22 @@ export class Journal {
         done += writeSync(this.fd, batch, done, batch.length - done, this.written + done);
       }
     } catch (error) {
-      return this.fail(error, waiters);
+      this.fail(error, waiters);
+      return;
     }
     this.written += batch.length;
     this.syncing++;
     fdatasync(this.fd, (error) => {
       this.syncing--;
-      if (error) return this.fail(error, waiters);
+      if (error) {
+        this.fail(error, waiters);
+        return;
+      }
       for (const waiter of waiters) waiter.resolve();
-      if (this.pending.length > 0) return this.flush();
+      if (this.pending.length > 0) {
+        this.flush();
+        return;
+      }
       if (this.syncing > 0) return;
       // Nothing queued, nothing in flight: the moment to compact, then to let close() go on.
       if (this.written > Math.max(this.minCompactBytes, 2 * this.compactedSize)) this.compact();
