@@ -164,15 +164,7 @@ function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValida
   const out = new Map<BundleOperation, OperationValidator>();
   for (const operation of bundle.operations) {
     const params = operation.parameters;
-    const pathParams: ParamSpec[] = params
-      .filter((p) => p?.in === 'path')
-      .map((p) => ({ name: String(p.name), kind: kindOf(document, p.schema) }));
-    const queryDefs = params.filter((p) => p?.in === 'query');
-    const queryParams: ParamSpec[] = queryDefs.map((p) => {
-      const kind = kindOf(document, p.schema);
-      const items = kind === 'array' ? deref(document, p.schema)?.items : undefined;
-      return { name: String(p.name), kind, ...(items && { itemKind: kindOf(document, items) }) };
-    });
+    const { pathParams, queryParams, queryDefs } = paramSpecs(document, params);
     const querySchema = {
       type: 'object',
       properties: Object.fromEntries(queryDefs.map((p) => [p.name, rebase(p.schema ?? {}, id)])),
@@ -201,52 +193,14 @@ function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValida
       bodyRequired: requestBody?.required === true,
       bodyProperties: Object.keys(resolvedBody?.properties ?? {}),
       checkPath(values) {
-        const violations: Violation[] = [];
-        const coerced: Record<string, string | number> = {};
-        for (const param of pathParams) {
-          const text = values[param.name] ?? '';
-          const location = ['path', param.name];
-          if (param.kind === 'integer') {
-            if (!/^-?\d+$/.test(text)) {
-              violations.push({
-                field: `path.${param.name}`,
-                rule: 'type',
-                message: `Request path parameter ${param.name} must be integer`,
-                location,
-              });
-              continue;
-            }
-            const value = Number(text);
-            if (!Number.isSafeInteger(value)) {
-              violations.push({
-                field: `path.${param.name}`,
-                rule: 'maximum',
-                message: `Request path parameter ${param.name} must be an integer within ±${Number.MAX_SAFE_INTEGER}`,
-                location,
-              });
-              continue;
-            }
-            coerced[param.name] = value;
-          } else {
-            coerced[param.name] = text;
-          }
-        }
+        const { coerced, violations } = coercePath(pathParams, values);
         if (violations.length === 0 && !validatePath(coerced)) {
           violations.push(...violationsOf(validatePath.errors, 'query').map((v) => toPath(v)));
         }
         return { values: coerced, violations };
       },
       checkQuery(search) {
-        const query: Record<string, unknown> = {};
-        for (const param of queryParams) {
-          const all = search.getAll(param.name);
-          if (all.length === 0) continue;
-          if (param.kind === 'array') {
-            query[param.name] = all.flatMap((v) => v.split(',')).map((v) => coerce(param.itemKind, v));
-          } else {
-            query[param.name] = coerce(param.kind, all[all.length - 1] as string);
-          }
-        }
+        const query = queryOf(queryParams, search);
         const violations = validateQuery(query) ? [] : violationsOf(validateQuery.errors, 'query');
         return { query, violations };
       },
@@ -264,6 +218,61 @@ function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValida
     });
   }
   return out;
+}
+
+/** The path and query parameters of an operation, with their kinds. */
+function paramSpecs(document: Json, params: Json[]) {
+  const pathParams: ParamSpec[] = params
+    .filter((p) => p?.in === 'path')
+    .map((p) => ({ name: String(p.name), kind: kindOf(document, p.schema) }));
+  const queryDefs = params.filter((p) => p?.in === 'query');
+  const queryParams: ParamSpec[] = queryDefs.map((p) => {
+    const kind = kindOf(document, p.schema);
+    const items = kind === 'array' ? deref(document, p.schema)?.items : undefined;
+    return { name: String(p.name), kind, ...(items && { itemKind: kindOf(document, items) }) };
+  });
+  return { pathParams, queryParams, queryDefs };
+}
+
+/** Path values coerced to their kinds; an integer that is not one, or beyond 2^53 − 1, is a violation. */
+function coercePath(pathParams: ParamSpec[], values: Record<string, string>) {
+  const violations: Violation[] = [];
+  const coerced: Record<string, string | number> = {};
+  for (const param of pathParams) {
+    const text = values[param.name] ?? '';
+    const field = `path.${param.name}`;
+    const location = ['path', param.name];
+    if (param.kind !== 'integer') {
+      coerced[param.name] = text;
+    } else if (!/^-?\d+$/.test(text)) {
+      violations.push({
+        field,
+        rule: 'type',
+        message: `Request path parameter ${param.name} must be integer`,
+        location,
+      });
+    } else if (!Number.isSafeInteger(Number(text))) {
+      const message = `Request path parameter ${param.name} must be an integer within ±${Number.MAX_SAFE_INTEGER}`;
+      violations.push({ field, rule: 'maximum', message, location });
+    } else {
+      coerced[param.name] = Number(text);
+    }
+  }
+  return { coerced, violations };
+}
+
+/** The query, coerced per the parameter kinds (arrays: repeated or comma-separated values). */
+function queryOf(queryParams: ParamSpec[], search: URLSearchParams): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  for (const param of queryParams) {
+    const all = search.getAll(param.name);
+    if (all.length === 0) continue;
+    query[param.name] =
+      param.kind === 'array'
+        ? all.flatMap((v) => v.split(',')).map((v) => coerce(param.itemKind, v))
+        : coerce(param.kind, all[all.length - 1] as string);
+  }
+  return query;
 }
 
 function toPath(v: Violation): Violation {

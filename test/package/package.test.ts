@@ -120,7 +120,6 @@ describe('the tarball', () => {
     const unexpected = files.filter(
       (path) =>
         !/^(package\.json|README\.md|LICENSE|CHANGELOG[^/]*\.md)$/.test(path) &&
-        // A subsystem's folders (src/mock/stages/...) ship too.
         !/^dist\/(src\/[a-z]+(\/[a-z-]+)*|generated\/types)\/[^/]+\.(js|d\.ts)$/.test(path) &&
         !/^dist\/docs\/(index\.html|assets\/[\w.-]+\.(js|css|txt))$/.test(path) &&
         !/^generated\/openapi\/[^/]+\.(json|yaml)$/.test(path),
