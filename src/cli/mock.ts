@@ -15,12 +15,14 @@ import {
   DEFAULT_SEED,
   FixtureError,
   type MockLimits,
+  StateFileError,
   scenarioFromFlag,
   startMock,
 } from '../mock/index.ts';
 import { CommandError, UsageError } from './exit-codes.ts';
 
-export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--max-records N] [--max-state-bytes N] [--data FILE]
+export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--max-records N] [--max-state-bytes N]
+     [--data FILE] [--state FILE]
      [--fail F[:OP]] [--delay MS[:OP]] [--static [--dynamic]] [--bundles-dir DIR] [--quiet] [--examples]
   --port, --host   where to listen (default 127.0.0.1:4010; the PORT and HOST variables are read too, flags win)
   --seed S         seed of the generated store: same seed, same data (default "${DEFAULT_SEED}")
@@ -29,6 +31,7 @@ export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N]
   --max-records N  records a token's state may create per collection (default ${DEFAULT_LIMITS.maxRecords})
   --max-state-bytes N  JSON bytes of records a token's state may hold of its own (default ${DEFAULT_LIMITS.maxStateBytes})
   --data FILE      JSON fixtures (records per resource) replacing the seeded ones, checked against the contract
+  --state FILE     keep every token's writes and snapshots in FILE (created if missing): a restart restores them
   --static         serve the contract's examples with Prism instead of the data-backed store
   --dynamic        with --static: data generated from the schemas by Prism (same --seed, same data)
   --fail F[:OP]    answer every request (or operation OP's) with a failure: 429, 503 (with Retry-After),
@@ -53,6 +56,7 @@ function parse(args: string[]) {
         'max-records': { type: 'string' },
         'max-state-bytes': { type: 'string' },
         data: { type: 'string' },
+        state: { type: 'string' },
         fail: { type: 'string', multiple: true },
         delay: { type: 'string', multiple: true },
         'bundles-dir': { type: 'string' },
@@ -122,13 +126,14 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
   if (
     isStatic &&
     (values.data !== undefined ||
+      values.state !== undefined ||
       values['shared-state'] ||
       values['page-size'] !== undefined ||
       Object.keys(limits).length > 0 ||
       flags.length > 0)
   ) {
     throw new UsageError(
-      '--data, --shared-state, --page-size, --max-records, --max-state-bytes, --fail and --delay apply to the data-backed mock, not to --static.',
+      '--data, --state, --shared-state, --page-size, --max-records, --max-state-bytes, --fail and --delay apply to the data-backed mock, not to --static.',
     );
   }
   const scenarios = flags.map(([flag, text]) => {
@@ -159,10 +164,11 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
     seed,
     ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'], scenarios, limits }),
     ...(values.data !== undefined && { dataFile: values.data }),
+    ...(values.state !== undefined && { statePath: values.state, warn: (line: string) => console.warn(line) }),
     ...(bundlesDir !== undefined && { bundlesDir }),
     ...(!values.quiet && { log: (line: string) => console.log(line) }),
   }).catch((error: NodeJS.ErrnoException) => {
-    if (error instanceof FixtureError) throw new UsageError(error.message);
+    if (error instanceof FixtureError || error instanceof StateFileError) throw new UsageError(error.message);
     const set = (variable: string, flag: string) => `set ${variable} (or ${flag})`;
     if (error.code === 'EADDRINUSE')
       throw new CommandError(`Port ${port} on ${host} is already in use: ${set('PORT', '--port')} to another port.`);
@@ -184,7 +190,8 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
       ? `dynamic data (seed "${seed}")`
       : 'examples';
   console.log(`  ${mock.operations} operations, ${serving}; any "Authorization: Bearer <token>" is accepted`);
-  if (!isStatic) console.log('  POST /__mock/reset resets the state of the token sent (all states without a token)');
+  if (mock.state) console.log(`  state file ${mock.state.path} (${mock.state.entries} entries loaded)`);
+  if (!isStatic) console.log(`  inspector (requests, states, snapshots): ${mock.url}/__mock/`);
   console.log(`  API reference with try-it: ${mock.url}/docs/`);
   console.log('  press Ctrl-C to stop');
 }

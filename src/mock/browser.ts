@@ -4,6 +4,7 @@
  * module and no Prism anywhere in its import graph. ./index.ts adds the node:http server.
  */
 
+export { BODY_LIMIT, type LoggedRequest, REQUEST_LOG_SIZE } from './admin/request-log.ts';
 // The HTTP conventions the static mode (src/static) shares with the engine: CORS, Prefer, the
 // refusal bodies of routing, auth and Prefer.
 export { corsHeaders, preflightHeaders } from './cors.ts';
@@ -30,6 +31,7 @@ export {
 } from './model/fixtures.ts';
 export { type Rec, type StoreData, seedStore as generateStore } from './model/index.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
+export type { Entry as StateEntry } from './persistence/entries.ts';
 export { type MockPreferences, parsePrefer } from './prefer.ts';
 export { internalError, PROBLEMS, type ProblemKind } from './problems.ts';
 export { badPrefer, malformedUrl, type Refusal, routeRefusal, summarize, unauthorized } from './refusals.ts';
@@ -44,3 +46,4 @@ export {
 } from './scenarios.ts';
 export { type ScopeRequirements, scopesOfToken, type TokenScopes } from './scopes.ts';
 export type { StateView } from './state.ts';
+export type { Persistence, SnapshotInfo } from './tokens/store.ts';

@@ -10,7 +10,7 @@
  * answer. Each stage answers (a refusal) or passes on; a refused request changes nothing.
  */
 import { type Bundle, loadBundles } from '../contract/index.ts';
-import { corsHeaders } from './cors.ts';
+import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
 import { limitsOf, MAX_BODY_BYTES, type MockLimits } from './limits.ts';
 import { applyFixtures, type MockFixtures } from './model/fixtures.ts';
 import { type StoreData, seedStore } from './model/index.ts';
@@ -21,15 +21,18 @@ import { auth } from './stages/auth.ts';
 import { body } from './stages/body.ts';
 import type { EngineCore, RawRequest, RawResponse, Stage } from './stages/context.ts';
 import { examples } from './stages/examples.ts';
+import { intake } from './stages/intake.ts';
 import { incomingOf, route } from './stages/route.ts';
 import { scenario } from './stages/scenario.ts';
+import { tokenState } from './stages/state.ts';
 import { store } from './stages/store.ts';
 import { validation } from './stages/validation.ts';
 import { version } from './stages/version.ts';
 import { view } from './stages/view.ts';
 import { State, type StateView } from './state.ts';
 import { targetsOf } from './targets.ts';
-import { createTokenStates } from './tokens.ts';
+import { stateApi } from './tokens/api.ts';
+import { type Persistence, type SnapshotInfo, type Ticket, TokenStore } from './tokens/store.ts';
 
 export type { RawRequest, RawResponse } from './stages/context.ts';
 export { RESET_PATH } from './stages/route.ts';
@@ -57,6 +60,10 @@ export interface MockEngineOptions {
   scenarios?: readonly Scenario[];
   /** The limits of a token's state and of a request (./limits.ts); each defaults. */
   limits?: Partial<MockLimits>;
+  /** The state file (`--state`; startMock opens it in Node). Default: states live in memory only. */
+  persistence?: Persistence;
+  /** Requests kept by the request log (`GET /__mock/requests`, the inspector). Default 500. */
+  requestLogSize?: number;
 }
 
 export interface MockEngine {
@@ -67,10 +74,27 @@ export interface MockEngine {
    */
   handle(request: Request, options?: { basePath?: string }): Promise<Response>;
   handleRaw(request: RawRequest): Promise<RawResponse>;
-  /** Back to the seeded data: one token's state, or every state. */
-  reset(token?: string): void;
-  /** The data a token (or the shared state) sees now (a deep copy). */
-  snapshot(token?: string): StoreData;
+  /**
+   * Back to the seeded data: one token's state, or every state (the shared one with `sharedState`);
+   * a write in flight that started before is not applied (409). Resolves once the state file has it.
+   */
+  reset(token?: string): Promise<void>;
+  /** @deprecated since 0.3.0: the data of the shared (or seeded) state; use {@link MockEngine.export}. */
+  snapshot(): StoreData;
+  /**
+   * Saves a token's state as snapshot `name` (replacing one of that name). Without a token: the
+   * shared state with `sharedState`, else every token state (each saves its own).
+   */
+  snapshot(name: string, token?: string): Promise<SnapshotInfo[]>;
+  /**
+   * Makes snapshot `name` the state again (token omitted: as for `snapshot`, and the states without
+   * it are reset). Atomic like `reset`. False, changing nothing, when no state has it.
+   */
+  restore(name: string, token?: string): Promise<boolean>;
+  /** A token's data (omitted: the shared state, else the seeded data) in the `--data` fixtures format. */
+  export(token?: string): MockFixtures;
+  /** The last requests answered, newest first (the inspector's log, `GET /__mock/requests`). */
+  requests(limit?: number): LoggedRequest[];
   /**
    * A read-only view of the state a token sees now, without copying: records by key, its revision
    * (writes committed) and the records its last write stored. For tests and tools; do not change
@@ -86,7 +110,7 @@ export interface MockEngine {
 }
 
 /** The stages after routing, in order. */
-const STAGES: Stage[] = [auth, scenario, body, validation, examples, store, view];
+const STAGES: Stage[] = [auth, tokenState, scenario, body, validation, examples, store, view];
 
 export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   const bundles = options.bundles ?? loadBundles();
@@ -104,15 +128,24 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
       checks.get(id)?.checkResponse(value, 'Fixture record'),
     );
   }
+  const limits = limitsOf(options.limits);
   const core: EngineCore = {
     router: createRouter(
       targets,
       bundles.map((b) => b.version),
     ),
-    states: createTokenStates(new State(seeded), options.sharedState === true),
+    states: new TokenStore({
+      seed: new State(seeded),
+      shared: options.sharedState === true,
+      maxStates: limits.maxTokenStates,
+      maxBytes: limits.memoryBudget,
+      now,
+      ...(options.persistence && { persistence: options.persistence }),
+    }),
+    log: new RequestLog(options.requestLogSize),
     seed,
     pageSize,
-    limits: limitsOf(options.limits),
+    limits,
     scenarios: options.scenarios ?? [],
     timestamp: () =>
       now()
@@ -120,9 +153,9 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
         .replace(/\.\d{3}Z$/, 'Z'),
   };
 
-  async function run(raw: RawRequest): Promise<RawResponse> {
-    const incoming = incomingOf(core, raw);
-    const routed = route(incoming);
+  async function run(raw: RawRequest, ticket: Ticket | undefined): Promise<RawResponse> {
+    const incoming = { ...incomingOf(core, raw), ticket };
+    const routed = await route(incoming);
     if ('status' in routed) return routed;
     const context = version(incoming, routed);
     if ('status' in context) return context;
@@ -135,19 +168,13 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     return answer(context);
   }
 
-  async function handleRaw(raw: RawRequest): Promise<RawResponse> {
-    const response = await run(raw);
-    // Every answer but a preflight and a dropped connection carries the CORS headers.
-    if (response.drop || response.version === 'preflight') return response;
-    return { ...response, headers: { ...corsHeaders(raw.header('origin')), ...response.headers } };
-  }
+  const handleRaw = (raw: RawRequest) => intake(core, raw, run);
 
   return {
     handle: (request, options) => handleFetch(handleRaw, request, options?.basePath),
     handleRaw,
-    reset: (token) => core.states.reset(token),
-    snapshot: (token) => structuredClone(core.states.seen(token).data),
-    inspect: (token) => core.states.seen(token),
+    ...stateApi(core.states),
+    requests: (limit) => core.log.list(limit),
     versions: [...core.router.versions],
     operations: new Set(targets.map((t) => `${t.method} ${t.path}`)).size,
     seed,

@@ -12,6 +12,7 @@ export * from './browser.ts';
 // For the proxy (src/proxy): the per-operation request validators, the catalogue's refusals, the
 // route refusals and the CORS headers, so that it judges and answers as the mock does.
 export { corsHeaders, preflightHeaders } from './cors.ts';
+export { StateFileError } from './persistence/state-file-error.ts';
 export { type Refusal, refusal } from './problems.ts';
 export { routeRefusal, summarize } from './refusals.ts';
 export {
@@ -22,6 +23,7 @@ export {
   type MockOptions,
   type MockServer,
   type MockTimeouts,
+  openStateFile,
   readFixtures,
   startMock,
 } from './server.ts';

@@ -6,8 +6,10 @@
  */
 
 export const MAX_BODY_BYTES = 1024 * 1024;
-/** Token states kept at most (the least recently created is dropped beyond). */
+/** Token states kept in memory at most (the least recently used is evicted beyond; ./tokens/registry.ts). */
 export const MAX_TOKEN_STATES = 1000;
+/** Estimated bytes all token states may hold beyond the seeded data (./tokens/store.ts estimates). */
+export const MEMORY_BUDGET = 256 * 1024 * 1024;
 
 export interface MockLimits {
   /** Records a token's state may create per collection (gift cards, orders, transactions...). */
@@ -18,6 +20,10 @@ export interface MockLimits {
   maxLinesPerRequest: number;
   /** Lines an order may hold. */
   maxLinesPerOrder: number;
+  /** Token states kept in memory (least recently used evicted beyond). */
+  maxTokenStates: number;
+  /** Estimated bytes all token states may hold beyond the seeded data (least recently used evicted beyond). */
+  memoryBudget: number;
 }
 
 export const DEFAULT_LIMITS: MockLimits = {
@@ -25,6 +31,8 @@ export const DEFAULT_LIMITS: MockLimits = {
   maxStateBytes: 256 * 1024,
   maxLinesPerRequest: 50,
   maxLinesPerOrder: 200,
+  maxTokenStates: MAX_TOKEN_STATES,
+  memoryBudget: MEMORY_BUDGET,
 };
 
 /** The limits of an engine: the defaults, with `overrides`; throws a RangeError naming a bad one. */

@@ -40,6 +40,10 @@ export const PROBLEMS = {
   badGateway: entry('bad-gateway', 502, 'Bad gateway'),
   gatewayTimeout: entry('gateway-timeout', 504, 'Upstream timeout'),
   upstreamTooLarge: entry('upstream-response-too-large', 502, 'Upstream answer too large'),
+  adminRequest: entry('invalid-admin-request', 400, 'Invalid admin request'),
+  resetConflict: entry('reset-conflict', 409, 'State reset during the write'),
+  stateEvicted: entry('state-evicted', 410, 'State evicted'),
+  stateFile: entry('state-file-unavailable', 503, 'State file unavailable'),
 } as const;
 
 export type ProblemKind = keyof typeof PROBLEMS;

@@ -22,6 +22,7 @@ import {
 import type { MockLimits } from './limits.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
 import { linkOrigin } from './origin.ts';
+import type { Journal, JournalOptions } from './persistence/journal.ts';
 import { internalError, refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
 
@@ -54,7 +55,7 @@ export interface MockOptions {
   now?: () => Date;
   /** Failure scenarios (429, 503, 500, drop, delays) for every request or one operation. */
   scenarios?: readonly Scenario[];
-  /** Limits of a token's state and of a request (./limits.ts); each defaults. */
+  /** Limits of a token's state, of the token states (kept, memory budget) and of a request (./limits.ts); each defaults. */
   limits?: Partial<MockLimits>;
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
   maxBufferedBytes?: number;
@@ -65,6 +66,14 @@ export interface MockOptions {
   origin?: string;
   /** Server-side timeouts (ms), each over {@link DEFAULT_TIMEOUTS}'s value when omitted. */
   timeouts?: Partial<MockTimeouts>;
+  /**
+   * The state file (`--state FILE`): every acknowledged write is in it before its answer, and a
+   * restart with the same file restores every token's state. Created when missing; a file that is not
+   * a state file is refused (StateFileError). Default: states live in memory only.
+   */
+  statePath?: string;
+  /** Receives warnings (a torn state file's tail). Default: console.warn. */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -100,8 +109,10 @@ export interface MockServer {
   mode: 'stateful' | 'static';
   /** The engine (stateful mode), e.g. for `snapshot()`. */
   engine?: MockEngine;
-  /** Back to the seeded data (every token's state). No-op in static mode. */
-  reset(token?: string): void;
+  /** Back to the seeded data (one token's state, or every state); resolves once saved. No-op in static mode. */
+  reset(token?: string): Promise<void>;
+  /** The state file's path and entry count at start (with `statePath`). */
+  state?: { path: string; entries: number };
   close(): Promise<void>;
 }
 
@@ -114,6 +125,15 @@ function send(response: ServerResponse, raw: RawResponse): void {
   const headers: Record<string, string | number> = { ...raw.headers, 'Content-Length': Buffer.byteLength(raw.body) };
   response.writeHead(raw.status, headers);
   response.end(raw.body);
+}
+
+/**
+ * Opens (or creates) a `--state` file: the journal startMock writes (./persistence/journal.ts), e.g.
+ * for a script that prepares or reads one. Throws StateFileError for a file that is not one.
+ */
+export async function openStateFile(path: string, options: JournalOptions = {}): Promise<Journal> {
+  const { Journal } = await import('./persistence/journal.ts');
+  return Journal.open(path, options);
 }
 
 /** Largest `--data` file read (fixtures are records for a mock, not a database dump). */
@@ -164,6 +184,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
 
   let handler: (request: IncomingMessage, response: ServerResponse) => Promise<string>;
   let engine: MockEngine | undefined;
+  let journal: Journal | undefined;
   let versions: string[];
   let operations: number;
   if (isStatic) {
@@ -178,14 +199,18 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     operations = prism.operations;
   } else {
     const data = options.data ?? (options.dataFile !== undefined ? await readFixtures(options.dataFile) : undefined);
+    if (options.statePath !== undefined) {
+      journal = await openStateFile(options.statePath, { ...(options.warn && { warn: options.warn }) });
+    }
     const created = createMockEngine({
+      ...(journal && { persistence: journal }),
+      ...(options.limits !== undefined && { limits: options.limits }),
       bundles,
       ...(options.seed !== undefined && { seed: options.seed }),
       ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
       ...(options.sharedState !== undefined && { sharedState: options.sharedState }),
       ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
       ...(options.now !== undefined && { now: options.now }),
-      ...(options.limits !== undefined && { limits: options.limits }),
       ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
     });
     engine = created;
@@ -280,12 +305,15 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     operations,
     mode: isStatic ? 'static' : 'stateful',
     ...(engine && { engine }),
-    reset: (token) => engine?.reset(token),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    reset: async (token) => engine?.reset(token),
+    ...(journal && { state: { path: journal.path, entries: journal.entries } }),
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      await journal?.close();
+    },
   };
 }
 

@@ -123,6 +123,19 @@ export class State implements StateView {
     }
     return this.indexes.get(collection) as Indexed;
   }
+  /**
+   * A copy for a snapshot: both this state and the copy share every collection and copy one before
+   * changing it (a clone alone would still change this state's collections in place).
+   */
+  fork(): State {
+    this.owned.clear();
+    const copy = this.clone();
+    // The copy holds what this state wrote: its counts go with it (bytes of records it later
+    // replaces are not subtracted there, so its count errs on the safe side).
+    for (const [collection, count] of this.created) copy.created.set(collection, count);
+    copy.bytes = this.bytes;
+    return copy;
+  }
   /** A state sharing this one's collections until it writes to them. */
   clone(): State {
     return new State({ ...this.data }, { indexes: this.indexes });

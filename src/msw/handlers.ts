@@ -8,7 +8,13 @@
  */
 import { http, type RequestHandler } from 'msw';
 import type { Bundle } from '../contract/index.ts';
-import { createMockEngine, internalError, type MockEngine, type MockEngineOptions } from '../mock/browser.ts';
+import {
+  createMockEngine,
+  internalError,
+  type MockEngine,
+  type MockEngineOptions,
+  type SnapshotInfo,
+} from '../mock/browser.ts';
 import { compileOverrides, type Override } from './overrides.ts';
 
 export interface HandlersOptions extends Omit<MockEngineOptions, 'bundles'> {
@@ -21,8 +27,15 @@ export interface HandlersOptions extends Omit<MockEngineOptions, 'bundles'> {
 /** The handlers, plus the engine behind them (for `reset()` between tests, or direct calls). */
 export interface MockHandlers extends Array<RequestHandler> {
   engine: MockEngine;
-  /** Back to the seed data: one token's state, or every state. */
-  reset(token?: string): void;
+  /**
+   * Back to the seed data: one token's state, or every state. Atomic: a write still in flight (e.g.
+   * with `Prefer: delay`) is refused (409), never applied after the reset.
+   */
+  reset(token?: string): Promise<void>;
+  /** Saves the state as snapshot `name`: one token's, or every token's (each its own). */
+  snapshot(name: string, token?: string): Promise<SnapshotInfo[]>;
+  /** Makes snapshot `name` the state again (every state: those without it are reset). False when none has it. */
+  restore(name: string, token?: string): Promise<boolean>;
 }
 
 export function handlersFrom(bundles: Bundle[], options: HandlersOptions): MockHandlers {
@@ -43,5 +56,10 @@ export function handlersFrom(bundles: Bundle[], options: HandlersOptions): MockH
       });
     }
   });
-  return Object.assign([handler as RequestHandler], { engine, reset: (token?: string) => engine.reset(token) });
+  return Object.assign([handler as RequestHandler], {
+    engine,
+    reset: (token?: string) => engine.reset(token),
+    snapshot: (name: string, token?: string) => engine.snapshot(name, token),
+    restore: (name: string, token?: string) => engine.restore(name, token),
+  });
 }

@@ -313,7 +313,7 @@ describe('writes', () => {
     const second = await send(engine, 'POST', '/gift-cards/', { body: { currency: 'CHF', initial: '5.5' } });
     expect([first.json.id, second.json.id]).toEqual([nextId('giftCards'), nextId('giftCards') + 1]);
     expect(first.json).toMatchObject({ initial: '50.00', balance: '50.00', currency: 'EUR' });
-    expect(engine.snapshot('store-test').giftCards).toHaveLength((seeded.giftCards?.length ?? 0) + 2);
+    expect(engine.export('store-test').giftCards).toHaveLength((seeded.giftCards?.length ?? 0) + 2);
   });
 
   it('renew: a new order, num_orders + 1; retry: status active and one more transaction', async () => {
@@ -450,7 +450,7 @@ describe('writes', () => {
     expect(hostile.json.subject).toBe('Hi');
     expect(Object.keys(hostile.json)).not.toContain('constructor');
     expect(({} as Rec).polluted).toBeUndefined();
-    expect(Object.getPrototypeOf(engine.snapshot('store-test').tickets?.[7])).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(engine.export('store-test').tickets?.[7])).toBe(Object.prototype);
   });
 });
 
@@ -490,21 +490,24 @@ describe('isolation and reset', () => {
     );
   });
 
-  it('resets with POST /__mock/reset (the token sent, or all) and with reset()', async () => {
+  it('resets with POST /__mock/reset (the token sent, or all with {"scope":"all"}) and with reset()', async () => {
     const engine = engineOf();
     for (const token of ['alice', 'bob'])
       await send(engine, 'PATCH', '/tickets/3/', { token, body: { subject: token } });
-    expect((await send(engine, 'POST', '/__mock/reset', { token: 'alice' })).json).toEqual({ reset: 'token' });
+    expect((await send(engine, 'POST', '/__mock/reset', { token: 'alice', body: {} })).json).toMatchObject({
+      reset: 'state',
+    });
     expect((await send(engine, 'GET', '/tickets/3/', { token: 'alice' })).json.subject).toBe(
       seeded.tickets?.[2]?.subject,
     );
     expect((await send(engine, 'GET', '/tickets/3/', { token: 'bob' })).json.subject).toBe('bob');
-    expect((await send(engine, 'POST', '/__mock/reset', { token: null })).json).toEqual({ reset: 'all' });
+    const all = await send(engine, 'POST', '/__mock/reset', { token: null, body: { scope: 'all' } });
+    expect(all.json).toEqual({ reset: 'all' });
     expect((await send(engine, 'GET', '/tickets/3/', { token: 'bob' })).json.subject).toBe(
       seeded.tickets?.[2]?.subject,
     );
     await send(engine, 'PATCH', '/tickets/3/', { token: 'bob', body: { subject: 'again' } });
-    engine.reset();
+    await engine.reset();
     expect((await send(engine, 'GET', '/tickets/3/', { token: 'bob' })).json.subject).toBe(
       seeded.tickets?.[2]?.subject,
     );
@@ -516,7 +519,7 @@ describe('isolation and reset', () => {
       const token = 'reset-me';
       await call('PATCH', '/tickets/2/', { baseUrl: mock.url, token, body: { subject: 'changed' } });
       expect((await call('GET', '/tickets/2/', { baseUrl: mock.url, token })).json.subject).toBe('changed');
-      mock.reset();
+      await mock.reset();
       expect((await call('GET', '/tickets/2/', { baseUrl: mock.url, token })).json.subject).toBe(
         seeded.tickets?.[1]?.subject,
       );

@@ -44,8 +44,33 @@ describe('createHandlers under msw/node', () => {
     const patched = await client.PATCH('/tickets/{id}/', { params: { path: { id: 7 } }, body: { subject: 'via MSW' } });
     expect(patched.data?.subject).toBe('via MSW');
     expect((await client.GET('/tickets/{id}/', { params: { path: { id: 7 } } })).data?.subject).toBe('via MSW');
-    handlers.reset();
+    await handlers.reset();
     expect((await client.GET('/tickets/{id}/', { params: { path: { id: 7 } } })).data?.subject).not.toBe('via MSW');
+  });
+
+  it('reset() is atomic: a write in flight when it is called (Prefer: delay) is refused, never applied after it', async () => {
+    const ticket = { params: { path: { id: 8 } } };
+    const before = (await client.GET('/tickets/{id}/', ticket)).data?.subject;
+    const late = client.PATCH('/tickets/{id}/', {
+      ...ticket,
+      body: { subject: 'late' },
+      headers: { Prefer: 'delay=300' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await handlers.reset();
+    const { response, error } = await late;
+    expect(response.status).toBe(409);
+    expect(JSON.stringify(error)).toContain('reset-conflict');
+    expect((await client.GET('/tickets/{id}/', ticket)).data?.subject).toBe(before);
+  });
+
+  it('snapshot(name) and restore(name) bring a state back', async () => {
+    const ticket = { params: { path: { id: 9 } } };
+    await client.PATCH('/tickets/{id}/', { ...ticket, body: { subject: 'logged in, cart full' } });
+    await handlers.snapshot('cart-full');
+    await client.PATCH('/tickets/{id}/', { ...ticket, body: { subject: 'checked out' } });
+    expect(await handlers.restore('cart-full')).toBe(true);
+    expect((await client.GET('/tickets/{id}/', ticket)).data?.subject).toBe('logged in, cart full');
   });
 
   it('shows one subscription in each version shape', async () => {

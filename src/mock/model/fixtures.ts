@@ -108,3 +108,9 @@ function checkRecord(name: string, record: unknown, where: string, check: Respon
   if (seen.has(value)) throw new FixtureError(`${label}: duplicate ${key} ${value}`);
   seen.add(value);
 }
+
+/** A state's data as a fixture file holds it (`GET /__mock/state`, `engine.export()`): the fixture collections, copied. */
+export function fixturesOf(data: StoreData): MockFixtures {
+  const present = FIXTURE_COLLECTIONS.filter((name) => data[name] !== undefined);
+  return Object.fromEntries(present.map((name) => [name, structuredClone(data[name])])) as MockFixtures;
+}

@@ -1,16 +1,29 @@
 /**
- * Stage answer: a write's changes are committed to the caller's state (its own copy, made on its
- * first write), then the viewed body is sent with the version served (and, for a list, the filters
- * it did not apply).
+ * Stage answer: a write's changes are committed to the caller's state through its ticket (refused
+ * with 409 if a reset or restore of that state came while it was in flight, 410 if the state was
+ * evicted with no state file), and answered once the state file has them (503 if it cannot be
+ * written); then the viewed body is sent with the version served (and, for a list, the filters it
+ * did not apply).
  */
+import { resetConflict, stateEvicted, stateFileFailed } from '../tokens/refusals.ts';
 import type { RawResponse, RequestContext } from './context.ts';
-import { json } from './respond.ts';
+import { json, refuseRouted } from './respond.ts';
 
-export function answer(context: RequestContext): RawResponse {
+export async function answer(context: RequestContext): Promise<RawResponse> {
   const result = context.result;
-  if (result?.kind === 'write') {
-    context.core.states.write(context.token).commit(result.changes);
-  }
   const headers = result?.kind === 'list' ? { ...context.served, ...result.headers } : context.served;
+  if (result?.kind !== 'write') return json(200, context.shown, headers, context.version);
+  const { states } = context.core;
+  const committed = states.commit(context.ticket ?? states.begin(context.token), result.changes);
+  // A reset or restore of this state came first: the write is not applied.
+  if (committed === 'conflict') return refuseRouted(context, resetConflict(context.problem));
+  // Evicted (no state file): the write has no state to land in.
+  if (committed === 'evicted') return refuseRouted(context, stateEvicted(states.limits.maxStates, context.problem));
+  try {
+    await committed;
+  } catch (error) {
+    // Applied in memory, but the state file could not be written.
+    return refuseRouted(context, stateFileFailed(error, context.problem));
+  }
   return json(200, context.shown, headers, context.version);
 }

@@ -6,6 +6,7 @@
  */
 import type { ApiVersion, Bundle, BundleOperation } from '../../contract/index.ts';
 import type { Violation } from '../../validation/index.ts';
+import type { RequestLog } from '../admin/request-log.ts';
 import type { MockLimits } from '../limits.ts';
 import type { Rec } from '../model/index.ts';
 import type { Cursor } from '../pagination.ts';
@@ -14,7 +15,7 @@ import type { Projector } from '../project.ts';
 import type { OperationDecl } from '../resources.ts';
 import type { Router } from '../router.ts';
 import type { Scenario } from '../scenarios.ts';
-import type { TokenStates } from '../tokens.ts';
+import type { Ticket, TokenStore } from '../tokens/store.ts';
 import type { OperationValidator } from '../validate.ts';
 
 /** A request as an adapter hands it over: lower-case header names; the body read on demand. */
@@ -63,7 +64,9 @@ export interface Target {
 /** What every request shares: built once per engine. */
 export interface EngineCore {
   router: Router<Target>;
-  states: TokenStates;
+  states: TokenStore;
+  /** The last requests answered (the inspector's). */
+  log: RequestLog;
   seed: string;
   pageSize: number;
   limits: MockLimits;
@@ -103,6 +106,8 @@ export interface Incoming {
   authorization: string | undefined;
   /** The bearer token, when the header holds one. */
   token: string | undefined;
+  /** A write's ticket on its state (../tokens/store.ts), opened when the request arrived. */
+  ticket?: Ticket | undefined;
 }
 
 export interface RequestContext extends Incoming {

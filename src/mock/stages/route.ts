@@ -1,16 +1,17 @@
 /**
  * Stage route: a CORS preflight is answered at once; a path with a malformed escape is refused
- * (400); the mock's reset path is served; the path and method are routed (404, 405; an OPTIONS
+ * (400); the mock's admin paths (/__mock/...) are served; the path and method are routed (404, 405; an OPTIONS
  * request gets the allowed methods). What is left for the version stage is a matched route or a
  * version the endpoint does not list.
  */
 import { VERSION_HEADER } from '../../contract/index.ts';
+import { adminPreflight } from '../admin/guard.ts';
+import { answerAdmin, isAdminPath } from '../admin/routes.ts';
 import { corsHeaders, preflightHeaders } from '../cors.ts';
-import { refusal } from '../problems.ts';
 import { malformedUrl, routeRefusal } from '../refusals.ts';
 import type { RouteResult } from '../router.ts';
 import type { EngineCore, Incoming, RawRequest, RawResponse, Target } from './context.ts';
-import { json, refuse } from './respond.ts';
+import { refuse } from './respond.ts';
 
 export const RESET_PATH = '/__mock/reset';
 
@@ -32,11 +33,12 @@ export function incomingOf(core: EngineCore, raw: RawRequest): Incoming {
   };
 }
 
-export function route(incoming: Incoming): RawResponse | Routed {
+export function route(incoming: Incoming): RawResponse | Routed | Promise<RawResponse> {
   const { raw, method, pathname, core } = incoming;
   // A preflight carries no token: answered before anything else.
   if (method === 'OPTIONS' && raw.header('access-control-request-method') !== undefined) {
-    const headers = preflightHeaders(raw.header('origin'), raw.header('access-control-request-headers'));
+    const [origin, requested] = [raw.header('origin'), raw.header('access-control-request-headers')];
+    const headers = isAdminPath(pathname) ? adminPreflight(origin, requested) : preflightHeaders(origin, requested);
     return { status: 204, headers, body: '', version: 'preflight' };
   }
   try {
@@ -45,13 +47,8 @@ export function route(incoming: Incoming): RawResponse | Routed {
     // A malformed percent-escape cannot be routed.
     return refuse(malformedUrl(pathname));
   }
-  if (pathname === RESET_PATH) {
-    // The mock's own endpoint, outside the API: no version, any token (or none: every state).
-    if (method !== 'POST')
-      return refuse(refusal('methodNotAllowed', `${RESET_PATH} accepts POST.`, [], {}, { Allow: 'POST' }));
-    core.states.reset(incoming.token);
-    return json(200, { reset: core.states.shared ? 'shared' : incoming.token ? 'token' : 'all' });
-  }
+  // The mock's own endpoints (../admin), outside the API: no version; CORS for loopback origins only.
+  if (isAdminPath(pathname)) return answerAdmin(incoming);
   const found = core.router.resolve(method, pathname, raw.header(VERSION_HEADER.toLowerCase()) || undefined);
   if (found.kind === 'matched' || found.kind === 'unsupported-version') return found;
   if (found.kind === 'method-not-allowed' && method === 'OPTIONS') {

@@ -1,0 +1,208 @@
+/**
+ * The admin endpoints under `/__mock/` (outside the API's paths), for the inspector page and for
+ * scripts; docs/mock.md lists them. Each acts on one state: the bearer token's, the shared one with
+ * `--shared-state`, or the one named `state` (its id from `GET /__mock/states`, as the inspector
+ * sends it). POST and DELETE need `Content-Type: application/json` (./guard.ts); resetting every
+ * state needs `{"scope": "all"}`. Answers carry CORS headers for loopback origins only.
+ */
+import { fixturesOf } from '../model/fixtures.ts';
+import { fieldRefusal, refusal } from '../problems.ts';
+import type { Incoming, RawResponse } from '../stages/context.ts';
+import { json, refuse as refuseWith } from '../stages/respond.ts';
+import { shortHash } from '../tokens/hash.ts';
+import { adminCors, contentTypeRefusal } from './guard.ts';
+import { INSPECTOR_HTML } from './inspector.ts';
+
+export const ADMIN_PREFIX = '/__mock';
+const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+export const isAdminPath = (pathname: string) => pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
+
+interface Call {
+  incoming: Incoming;
+  body: Record<string, unknown>;
+}
+
+type Route = { method: string; path: RegExp; run(call: Call, name: string): Promise<RawResponse> | RawResponse };
+
+/** A refusal naming one field, of a kind of the catalogue (../problems.ts). */
+const failure = (
+  kind: 'adminRequest' | 'invalidRequest' | 'notFound' | 'tooLarge',
+  field: string,
+  rule: string,
+  message: string,
+) => refuseWith(fieldRefusal(kind, field, rule, message));
+
+/** The state a call acts on: the token's, the shared one, or the one named `state`; else a refusal. */
+function stateOf({ incoming, body }: Call): string | RawResponse {
+  const states = incoming.core.states;
+  const named = body.state ?? incoming.url.searchParams.get('state') ?? undefined;
+  if (named !== undefined) {
+    const found = states.keys().find((key) => shortHash(key) === named);
+    return found ?? failure('notFound', 'state', 'exists', `No state with id ${String(named)} (GET /__mock/states).`);
+  }
+  if (incoming.token !== undefined) return incoming.token;
+  if (states.shared) return '';
+  const message = 'Name the state: send Authorization: Bearer <token>, or "state": "<id>" from GET /__mock/states.';
+  return failure('adminRequest', 'header.Authorization', 'required', message);
+}
+
+const withState = (run: (call: Call, key: string, name: string) => Promise<RawResponse> | RawResponse) => {
+  return (call: Call, name: string) => {
+    const key = stateOf(call);
+    return typeof key === 'string' ? run(call, key, name) : key;
+  };
+};
+
+const missingSnapshot = (name: string) =>
+  failure('notFound', 'path.name', 'exists', `No snapshot named "${name}" for this state (GET /__mock/snapshots).`);
+
+async function reset(call: Call): Promise<RawResponse> {
+  const { scope } = call.body;
+  const states = call.incoming.core.states;
+  if (scope === 'all') {
+    await states.reset({ all: true });
+    return json(200, { reset: 'all' });
+  }
+  if (scope !== undefined && scope !== 'state') {
+    const message = `scope must be "all" or "state", got ${JSON.stringify(scope)}.`;
+    return failure('invalidRequest', 'body.scope', 'enum', message);
+  }
+  const key = stateOf(call);
+  if (typeof key !== 'string') {
+    const message = 'Resetting every state needs {"scope": "all"}; to reset one, send its token or "state": "<id>".';
+    return failure('adminRequest', 'body.scope', 'required', message);
+  }
+  await states.reset(key);
+  return json(200, { reset: key === '' ? 'shared' : 'state', state: shortHash(key) });
+}
+
+function requests({ incoming }: Call): RawResponse {
+  const text = incoming.url.searchParams.get('limit') ?? '50';
+  const limit = Number(text);
+  const { size } = incoming.core.log;
+  if (!/^\d+$/.test(text) || limit < 1 || limit > size) {
+    return failure(
+      'adminRequest',
+      'query.limit',
+      'range',
+      `limit must be a whole number from 1 to ${size}, got "${text}".`,
+    );
+  }
+  return json(200, { requests: incoming.core.log.list(limit) });
+}
+
+const snapshot = withState(async (call, key) => {
+  const { name } = call.body;
+  if (typeof name !== 'string' || !SNAPSHOT_NAME.test(name)) {
+    const message = 'name must be 1-64 letters, digits, ".", "_" or "-".';
+    return failure('invalidRequest', 'body.name', name === undefined ? 'required' : 'pattern', message);
+  }
+  const { info, created, durable } = call.incoming.core.states.snapshot(name, key);
+  await durable;
+  return json(created ? 201 : 200, info);
+});
+
+const ROUTES: Route[] = [
+  {
+    method: 'GET',
+    path: /^\/?$/,
+    run: () => ({
+      status: 200,
+      headers: { 'Content-Type': 'text/html; charset=utf-8' },
+      body: INSPECTOR_HTML,
+      version: '-',
+    }),
+  },
+  { method: 'POST', path: /^\/reset$/, run: reset },
+  { method: 'GET', path: /^\/requests$/, run: requests },
+  {
+    method: 'GET',
+    path: /^\/states$/,
+    run: ({ incoming: { core } }) => {
+      const states = core.states.summaries().map(({ key, ...rest }) => ({ id: shortHash(key), ...rest }));
+      return json(200, { states, limits: core.states.limits, usage: core.states.usage });
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/state$/,
+    run: withState((call, key) => json(200, fixturesOf(call.incoming.core.states.data(key)))),
+  },
+  {
+    method: 'GET',
+    path: /^\/snapshots$/,
+    run: withState((call, key) => json(200, { snapshots: call.incoming.core.states.snapshots(key) })),
+  },
+  { method: 'POST', path: /^\/snapshots$/, run: snapshot },
+  {
+    method: 'POST',
+    path: /^\/snapshots\/([^/]+)\/restore$/,
+    run: withState(async (call, key, name) => {
+      const done = call.incoming.core.states.restore(name, key);
+      if (!done) return missingSnapshot(name);
+      await done;
+      return json(200, { restored: name });
+    }),
+  },
+  {
+    method: 'DELETE',
+    path: /^\/snapshots\/([^/]+)$/,
+    run: withState(async (call, key, name) => {
+      const done = call.incoming.core.states.drop(name, key);
+      if (!done) return missingSnapshot(name);
+      await done;
+      return { status: 204, headers: {}, body: '', version: '-' };
+    }),
+  },
+];
+
+/** Reads an admin request's JSON object body ({} when empty), or the refusal when it is not one. */
+async function bodyOf(incoming: Incoming): Promise<{ body: Record<string, unknown> } | { refusal: RawResponse }> {
+  const bytes = await incoming.raw.readBody();
+  if (bytes === 'too-large') {
+    return {
+      refusal: failure('tooLarge', 'body', 'maxBytes', 'Admin request bodies are small JSON objects.'),
+    };
+  }
+  const text = new TextDecoder().decode(bytes).trim();
+  if (text === '') return { body: {} };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return { body: value as Record<string, unknown> };
+  } catch {}
+  return { refusal: failure('adminRequest', 'body', 'json', 'The body must be a JSON object.') };
+}
+
+/** Route (404), method (405), content type (415), body (400), then the endpoint. */
+async function dispatch(incoming: Incoming): Promise<RawResponse> {
+  const { method, pathname } = incoming;
+  const subpath = pathname.slice(ADMIN_PREFIX.length);
+  const matching = ROUTES.filter((route) => route.path.test(subpath));
+  const route = matching.find((r) => r.method === method);
+  if (!route) {
+    // No such admin endpoint.
+    if (matching.length === 0)
+      return failure('notFound', 'path', 'exists', `No admin endpoint ${pathname} (docs/mock.md).`);
+    const allow = matching.map((r) => r.method).join(', ');
+    return refuseWith(refusal('methodNotAllowed', `${pathname} accepts ${allow}.`, [], {}, { Allow: allow }));
+  }
+  // A request a web page could send without a preflight.
+  const unsafe = contentTypeRefusal(method, incoming.raw.header('content-type'));
+  if (unsafe) return refuseWith(unsafe);
+  const read = method === 'GET' ? { body: {} } : await bodyOf(incoming);
+  // Not a JSON object.
+  if ('refusal' in read) return read.refusal;
+  const name = decodeURIComponent(route.path.exec(subpath)?.[1] ?? '');
+  return route.run({ incoming, body: read.body }, name);
+}
+
+/** Answers a request under {@link ADMIN_PREFIX}, its CORS headers for a loopback origin only. */
+export async function answerAdmin(incoming: Incoming): Promise<RawResponse> {
+  const answered = await dispatch(incoming);
+  return {
+    ...answered,
+    headers: { ...adminCors(incoming.raw.header('origin')), ...answered.headers },
+    version: 'admin',
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The inspector at /__mock/ in Chromium (issue 18): a request made by the test shows up on the page
+ * (method, path, version, status, its problem's fields when expanded), filters by status and path,
+ * and its buttons snapshot and reset a state. `UPDATE_DOCS_IMAGES=1` rewrites docs/images/inspector.png.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMock } from '../../src/mock/index.ts';
+import { type Browser, launchBrowser } from '../helpers/browser.ts';
+import { ROOT } from '../helpers/bundles.ts';
+import { call } from './http.ts';
+
+let mock: MockServer;
+let browser: Browser;
+beforeAll(async () => {
+  [mock, browser] = await Promise.all([startMock({ port: 0 }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await mock?.close();
+});
+
+describe('the inspector page', () => {
+  it('shows the test’s requests live, expands a refusal, filters, snapshots and resets from its buttons', async () => {
+    const page = await browser.context.newPage();
+    const external: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(mock.url)) external.push(request.url());
+    });
+    await page.goto(`${mock.url}/__mock/`);
+    const options = { baseUrl: mock.url, token: 'inspected' };
+    await call('PATCH', '/tickets/6/', { ...options, body: { subject: 'Seen by the inspector' } });
+    await call('PATCH', '/tickets/6/', { ...options, body: { priority: 'whenever' } });
+    await call('GET', '/subscriptions/', { ...options, query: 'status=active', version: '2023-02-10' });
+
+    const refused = page.locator('tr.req', { hasText: '422' });
+    await refused.waitFor({ timeout: 10_000 });
+    expect(await refused.textContent()).toContain('/tickets/6/');
+    await refused.click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('body.priority');
+    expect(await page.locator('tr.req', { hasText: '/subscriptions/?status=active' }).textContent()).toContain(
+      '2023-02-10',
+    );
+
+    await page.selectOption('#status', '4');
+    await expect.poll(() => page.locator('tr.req').count()).toBe(1);
+    await page.selectOption('#status', '');
+    await page.fill('#path', 'subscriptions');
+    await expect.poll(() => page.locator('tr.req').count()).toBe(1);
+    await page.fill('#path', '');
+
+    const state = page.locator('.state', { hasText: 'tickets' });
+    await state.waitFor();
+    page.once('dialog', (dialog) => void dialog.accept('from-the-page'));
+    await state.getByRole('button', { name: 'Snapshot' }).click();
+    await expect.poll(async () => (await call('GET', '/__mock/snapshots', options)).json.snapshots.length).toBe(1);
+    await page.locator('.state').getByRole('button', { name: 'Restore from-the-page' }).waitFor();
+    await page.locator('tr.req').first().click();
+    if (process.env.UPDATE_DOCS_IMAGES) {
+      mkdirSync(join(ROOT, 'docs/images'), { recursive: true });
+      await page.screenshot({ path: join(ROOT, 'docs/images/inspector.png') });
+    }
+    await state.getByRole('button', { name: 'Reset' }).click();
+    await expect
+      .poll(async () => (await call('GET', '/tickets/6/', options)).json.subject)
+      .not.toBe('Seen by the inspector');
+    expect(external).toEqual([]);
+  }, 60_000);
+});
