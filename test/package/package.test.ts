@@ -171,7 +171,7 @@ describe('the tarball', () => {
 });
 
 describe('a downstream project', () => {
-  it('type-checks a file using the client, the types and a bundle', async () => {
+  it('type-checks a file using the client, the types and a bundle', { timeout: 120_000 }, async () => {
     await writeFile(
       join(consumer, 'tsconfig.json'),
       JSON.stringify({
@@ -260,7 +260,7 @@ describe(`the ${BIN} bin`, () => {
     expect(stdout).toContain(`API versions: ${VERSIONS.join(', ')}`);
   });
 
-  it('types writes the types of a version, the same as the packaged ones', async () => {
+  it('types writes the types of a version, the same as the packaged ones', { timeout: 120_000 }, async () => {
     await ok('npx', ['--no', '--', BIN, 'types', '--version', '2023-02-10', '--out', 'x.ts'], consumer);
     const written = await readFile(join(consumer, 'x.ts'), 'utf8');
     expect(written.split('\n')[0]).toBe(
