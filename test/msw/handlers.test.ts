@@ -54,9 +54,10 @@ describe('createHandlers under msw/node', () => {
     const late = client.PATCH('/tickets/{id}/', {
       ...ticket,
       body: { subject: 'late' },
-      headers: { Prefer: 'delay=300' },
+      headers: { Prefer: 'delay=2000' },
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Long enough for the PATCH to reach the engine on a loaded machine (50 ms was not at load 2-4).
+    await new Promise((resolve) => setTimeout(resolve, 500));
     await handlers.reset();
     const { response, error } = await late;
     expect(response.status).toBe(409);

@@ -351,7 +351,7 @@ describe(`the ${BIN} bin`, () => {
     expect(stdout).toContain(`API versions: ${VERSIONS.join(', ')}`);
   });
 
-  it('types writes the types of a version, the same as the packaged ones', async () => {
+  it('types writes the types of a version, the same as the packaged ones', { timeout: 120_000 }, async () => {
     await ok('npx', ['--no', '--', BIN, 'types', '--version', '2023-02-10', '--out', 'x.ts'], consumer);
     const written = await readFile(join(consumer, 'x.ts'), 'utf8');
     expect(written.split('\n')[0]).toBe(
@@ -363,7 +363,7 @@ describe(`the ${BIN} bin`, () => {
     const check = await run(process.execPath, [tsc, '--noEmit', '--strict', 'x.ts'], consumer);
     expect(check.code, check.stdout).toBe(0);
     // openapi-typescript, then tsc, on a loaded machine: more than the default 30 s.
-  }, 120_000);
+  });
 
   it('refuses bad input with a clear message and a non-zero exit', async () => {
     const cases: [string[], RegExp][] = [
