@@ -1,9 +1,10 @@
 // One vitest configuration for every suite in test/ (*.test.ts). The type tests (*.test-d.ts) are
-// checked by `tsc -p .`, the step of `npm test` before vitest (tsconfig.json includes test/): a
-// failing `expectTypeOf` or a stale `@ts-expect-error` there fails the type-check.
+// checked by `tsc -p .`, run as test/architecture/typecheck.test.ts (tsconfig.json includes test/):
+// a failing `expectTypeOf` or a stale `@ts-expect-error` there fails the type-check.
 //
 // Time budget (npm test under 3 minutes on 2 cores, CONTRIBUTING.md "Test time"): one worker per
-// core (vitest's default leaves one core idle, so on 2 cores every file ran one after another);
+// core and one more (vitest's default leaves one core idle, so on 2 cores every file ran one after
+// another; many files wait on child processes and Chromium, so a third worker fills the gaps);
 // VITEST_MAX_WORKERS overrides it.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';

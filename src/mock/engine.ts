@@ -154,7 +154,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   };
 
   async function run(raw: RawRequest, ticket: Ticket | undefined): Promise<RawResponse> {
-    const incoming = { ...incomingOf(core, raw), ticket };
+    const incoming = incomingOf(core, raw, ticket);
     const routed = await route(incoming);
     if ('status' in routed) return routed;
     const context = version(incoming, routed);

@@ -54,10 +54,9 @@ describe('createHandlers under msw/node', () => {
     const late = client.PATCH('/tickets/{id}/', {
       ...ticket,
       body: { subject: 'late' },
-      headers: { Prefer: 'delay=2000' },
+      headers: { Prefer: 'delay=1000' },
     });
-    // Long enough for the PATCH to reach the engine on a loaded machine (50 ms was not at load 2-4).
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 200));
     await handlers.reset();
     const { response, error } = await late;
     expect(response.status).toBe(409);

@@ -107,7 +107,7 @@ export interface Incoming {
   /** The bearer token, when the header holds one. */
   token: string | undefined;
   /** A write's ticket on its state (../tokens/store.ts), opened when the request arrived. */
-  ticket?: Ticket | undefined;
+  ticket: Ticket | undefined;
 }
 
 export interface RequestContext extends Incoming {

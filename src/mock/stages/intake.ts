@@ -18,7 +18,7 @@ export async function intake(
   run: (raw: RawRequest, ticket: Ticket | undefined) => Promise<RawResponse>,
 ): Promise<RawResponse> {
   const started = performance.now();
-  const { token, method } = incomingOf(core, raw);
+  const { token, method } = incomingOf(core, raw, undefined);
   const ticket = token && method !== 'GET' && method !== 'HEAD' ? core.states.begin(token) : undefined;
   let requestBody: Uint8Array | 'too-large' | undefined;
   const readBody = async () => {

@@ -17,8 +17,8 @@ export const RESET_PATH = '/__mock/reset';
 
 export type Routed = Extract<RouteResult<Target>, { kind: 'matched' | 'unsupported-version' }>;
 
-/** The incoming request read once: method, URL, CORS headers, bearer token. */
-export function incomingOf(core: EngineCore, raw: RawRequest): Incoming {
+/** The incoming request read once: method, URL, CORS headers, bearer token (and a write's ticket). */
+export function incomingOf(core: EngineCore, raw: RawRequest, ticket: Incoming['ticket']): Incoming {
   const url = new URL(`http://mock.invalid${raw.target.startsWith('/') ? raw.target : `/${raw.target}`}`);
   const authorization = raw.header('authorization');
   return {
@@ -30,6 +30,7 @@ export function incomingOf(core: EngineCore, raw: RawRequest): Incoming {
     cors: corsHeaders(raw.header('origin')),
     authorization,
     token: /^bearer[ \t]+(\S.*)$/i.exec(authorization?.trim() ?? '')?.[1]?.trim(),
+    ticket,
   };
 }
 

@@ -28,6 +28,7 @@ export function version(incoming: Incoming, routed: Routed): RawResponse | Reque
     served: { [VERSION_HEADER]: target.version },
     problem: { operation: target.operation.operationId, version: target.version },
     token: incoming.token ?? '',
+    ticket: incoming.ticket,
     preferences: {},
     path: {},
     query: {},
