@@ -22,19 +22,21 @@ function usage(message: string): never {
   throw new UsageError(message);
 }
 
-export async function runConformanceCommand(args: string[]): Promise<ExitCode> {
-  let values: {
-    'base-url'?: string;
-    token?: string;
-    'allow-writes'?: boolean;
-    param?: string[];
-    version?: string[];
-    json?: boolean;
-    'bundles-dir'?: string;
-    help?: boolean;
-  };
+interface Values {
+  'base-url'?: string;
+  token?: string;
+  'allow-writes'?: boolean;
+  param?: string[];
+  version?: string[];
+  json?: boolean;
+  'bundles-dir'?: string;
+  help?: boolean;
+}
+
+/** The flags; an unknown or malformed one is a usage error. */
+function parse(args: string[]): Values {
   try {
-    ({ values } = parseArgs({
+    return parseArgs({
       args,
       options: {
         'base-url': { type: 'string' },
@@ -46,10 +48,54 @@ export async function runConformanceCommand(args: string[]): Promise<ExitCode> {
         'bundles-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
-    }));
+    }).values;
   } catch (error) {
     usage((error as Error).message);
   }
+}
+
+/** `--param NAME=VALUE` pairs as a map; a pair without a name is a usage error. */
+function paramsOf(pairs: string[]): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const pair of pairs) {
+    const equals = pair.indexOf('=');
+    if (equals < 1) usage(`--param "${pair}" is not NAME=VALUE.`);
+    params[pair.slice(0, equals)] = pair.slice(equals + 1);
+  }
+  return params;
+}
+
+/** The report as text: one line per check, its violations under it, the skipped writes, a summary. */
+function printReport(report: ConformanceReport, allowWrites: boolean): void {
+  const responses = report.checks.filter((c) => c.kind === 'response');
+  console.log(
+    `Contract check of ${report.baseUrl}: ${responses.length} operation calls${allowWrites ? ' (writes included)' : ' (read-only)'}`,
+  );
+  const width = (pick: (c: (typeof report.checks)[number]) => string) =>
+    Math.max(0, ...report.checks.map((c) => pick(c).length));
+  const [pathWidth, operationWidth] = [width((c) => c.path), width((c) => c.operation)];
+  for (const check of report.checks) {
+    const mark = check.violations.length ? 'FAIL' : 'ok  ';
+    const what = check.kind === 'auth' ? 'without token' : '';
+    console.log(
+      `  ${mark} ${check.method.padEnd(6)} ${check.path.padEnd(pathWidth)}  ${check.operation.padEnd(operationWidth)}  ${check.version.padEnd(10)} ${String(check.status ?? '---')} ${what}`.trimEnd(),
+    );
+    for (const v of check.violations) console.log(`         ${v.field}: ${v.rule} — ${v.message}`);
+  }
+  if (report.skipped.length > 0) {
+    const names = report.skipped.map((s) => `${s.operation} (${s.version})`).join(', ');
+    console.log(`  skipped ${report.skipped.length} write operations (use --allow-writes to call them): ${names}`);
+  }
+  const failing = new Set(report.violations.map((v) => `${v.operation} ${v.version}`)).size;
+  console.log(
+    report.violations.length === 0
+      ? 'All responses conform to the contract.'
+      : `${report.violations.length} violation(s) in ${failing} operation(s).`,
+  );
+}
+
+export async function runConformanceCommand(args: string[]): Promise<ExitCode> {
+  const values = parse(args);
   if (values.help) {
     console.log(`Usage: ${CONFORMANCE_USAGE}`);
     return EXIT.ok;
@@ -63,12 +109,7 @@ export async function runConformanceCommand(args: string[]): Promise<ExitCode> {
   } catch {
     usage(`--base-url "${baseUrl}" is not a URL.`);
   }
-  const params: Record<string, string> = {};
-  for (const pair of values.param ?? []) {
-    const equals = pair.indexOf('=');
-    if (equals < 1) usage(`--param "${pair}" is not NAME=VALUE.`);
-    params[pair.slice(0, equals)] = pair.slice(equals + 1);
-  }
+  const params = paramsOf(values.param ?? []);
 
   let report: ConformanceReport;
   try {
@@ -84,34 +125,7 @@ export async function runConformanceCommand(args: string[]): Promise<ExitCode> {
     throw new CommandError(`Conformance run failed: ${(error as Error).message}`);
   }
 
-  if (values.json) {
-    console.log(JSON.stringify(report, null, 2));
-  } else {
-    const responses = report.checks.filter((c) => c.kind === 'response');
-    console.log(
-      `Contract check of ${report.baseUrl}: ${responses.length} operation calls${values['allow-writes'] ? ' (writes included)' : ' (read-only)'}`,
-    );
-    const width = (pick: (c: (typeof report.checks)[number]) => string) =>
-      Math.max(0, ...report.checks.map((c) => pick(c).length));
-    const [pathWidth, operationWidth] = [width((c) => c.path), width((c) => c.operation)];
-    for (const check of report.checks) {
-      const mark = check.violations.length ? 'FAIL' : 'ok  ';
-      const what = check.kind === 'auth' ? 'without token' : '';
-      console.log(
-        `  ${mark} ${check.method.padEnd(6)} ${check.path.padEnd(pathWidth)}  ${check.operation.padEnd(operationWidth)}  ${check.version.padEnd(10)} ${String(check.status ?? '---')} ${what}`.trimEnd(),
-      );
-      for (const v of check.violations) console.log(`         ${v.field}: ${v.rule} — ${v.message}`);
-    }
-    if (report.skipped.length > 0) {
-      const names = report.skipped.map((s) => `${s.operation} (${s.version})`).join(', ');
-      console.log(`  skipped ${report.skipped.length} write operations (use --allow-writes to call them): ${names}`);
-    }
-    const failing = new Set(report.violations.map((v) => `${v.operation} ${v.version}`)).size;
-    console.log(
-      report.violations.length === 0
-        ? 'All responses conform to the contract.'
-        : `${report.violations.length} violation(s) in ${failing} operation(s).`,
-    );
-  }
+  if (values.json) console.log(JSON.stringify(report, null, 2));
+  else printReport(report, values['allow-writes'] ?? false);
   return report.violations.length === 0 ? EXIT.ok : EXIT.contractBreak;
 }

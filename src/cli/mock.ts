@@ -15,6 +15,7 @@ import {
   DEFAULT_SEED,
   FixtureError,
   type MockLimits,
+  type MockServer,
   StateFileError,
   scenarioFromFlag,
   startMock,
@@ -84,30 +85,31 @@ function printExamples(bundlesDir: string | undefined): void {
   }
 }
 
-/** Runs the command; `bundlesDir` is where the bin's packaged bundles are (a flag overrides it). */
-export async function runMockCommand(args: string[], defaults: { bundlesDir?: string } = {}): Promise<void> {
-  if (args.includes('--help') || args.includes('-h')) {
-    console.log(`Usage: ${MOCK_USAGE}`);
-    return;
-  }
-  const values = parse(args);
-  const bundlesDir = values['bundles-dir'] ?? defaults.bundlesDir;
-  if (values.examples) return printExamples(bundlesDir);
+type Values = ReturnType<typeof parse>;
 
+/** The port: `--port`, else PORT, else the default; a usage error names which one is wrong. */
+function portOf(values: Values): number {
   const portText = values.port ?? process.env.PORT ?? String(DEFAULT_PORT);
   const portSource = values.port !== undefined ? '--port' : 'PORT';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) {
     throw new UsageError(`Invalid port "${portText}": set ${portSource} to a number from 0 to 65535.`);
   }
-  const host = values.host ?? process.env.HOST ?? DEFAULT_HOST;
-  const { dynamic, seed } = values;
-  const isStatic = values.static || dynamic;
+  return port;
+}
+
+/** `--page-size`, 1 to 1000. */
+function pageSizeOf(values: Values): number {
   const pageSizeText = values['page-size'] ?? String(DEFAULT_PAGE_SIZE);
   const pageSize = Number(pageSizeText);
   if (!/^\d+$/.test(pageSizeText) || pageSize < 1 || pageSize > 1000) {
     throw new UsageError(`Invalid --page-size "${pageSizeText}": a number from 1 to 1000.`);
   }
+  return pageSize;
+}
+
+/** `--max-records` and `--max-state-bytes`, each a positive whole number when given. */
+function limitsOf(values: Values): Partial<MockLimits> {
   const limits: Partial<MockLimits> = {};
   for (const [flag, name] of [
     ['max-records', 'maxRecords'],
@@ -119,6 +121,11 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
       throw new UsageError(`Invalid --${flag} "${text}": a positive whole number.`);
     limits[name] = Number(text);
   }
+  return limits;
+}
+
+/** `--fail` and `--delay` as scenarios; they and the other data-backed flags are refused with `--static`. */
+function scenariosOf(values: Values, isStatic: boolean, limits: Partial<MockLimits>) {
   const flags = [
     ...(values.fail ?? []).map((text) => ['fail', text] as const),
     ...(values.delay ?? []).map((text) => ['delay', text] as const),
@@ -136,50 +143,50 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
       '--data, --state, --shared-state, --page-size, --max-records, --max-state-bytes, --fail and --delay apply to the data-backed mock, not to --static.',
     );
   }
-  const scenarios = flags.map(([flag, text]) => {
+  return flags.map(([flag, text]) => {
     try {
       return scenarioFromFlag(flag, text);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
   });
+}
 
+/** A start failure as one line: a refused data/state file is a usage error, a listen failure says what to set. */
+function startFailure(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error instanceof FixtureError || error instanceof StateFileError) return new UsageError(error.message);
+  const set = (variable: string, flag: string) => `set ${variable} (or ${flag})`;
+  if (error.code === 'EADDRINUSE')
+    return new CommandError(`Port ${port} on ${host} is already in use: ${set('PORT', '--port')} to another port.`);
+  if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+    return new CommandError(`Cannot listen on host "${host}": ${set('HOST', '--host')} to a local address.`);
+  if (error.code === 'EACCES')
+    return new CommandError(`Not allowed to listen on port ${port}: ${set('PORT', '--port')} above 1023.`);
+  return new CommandError(`The mock could not start: ${error.message}`);
+}
+
+/** Ctrl-C and SIGTERM close the server (once started) and exit 0; returns where to record the server. */
+function stopOnSignals(): { started?: { close(): Promise<void> } } {
   // Signal handlers first: under tsx the parent process learns asynchronously that the child
   // handles SIGINT/SIGTERM; installing them before the (slow) start leaves it time to.
-  let started: { close(): Promise<void> } | undefined;
+  const holder: { started?: { close(): Promise<void> } } = {};
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return; // tsx may relay the same Ctrl-C a second time
     stopping = true;
-    await started?.close();
+    await holder.started?.close();
     console.log(`Mock stopped (${signal}).`);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  return holder;
+}
 
-  const mock = await startMock({
-    host,
-    port,
-    seed,
-    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'], scenarios, limits }),
-    ...(values.data !== undefined && { dataFile: values.data }),
-    ...(values.state !== undefined && { statePath: values.state, warn: (line: string) => console.warn(line) }),
-    ...(bundlesDir !== undefined && { bundlesDir }),
-    ...(!values.quiet && { log: (line: string) => console.log(line) }),
-  }).catch((error: NodeJS.ErrnoException) => {
-    if (error instanceof FixtureError || error instanceof StateFileError) throw new UsageError(error.message);
-    const set = (variable: string, flag: string) => `set ${variable} (or ${flag})`;
-    if (error.code === 'EADDRINUSE')
-      throw new CommandError(`Port ${port} on ${host} is already in use: ${set('PORT', '--port')} to another port.`);
-    if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
-      throw new CommandError(`Cannot listen on host "${host}": ${set('HOST', '--host')} to a local address.`);
-    if (error.code === 'EACCES')
-      throw new CommandError(`Not allowed to listen on port ${port}: ${set('PORT', '--port')} above 1023.`);
-    throw new CommandError(`The mock could not start: ${error.message}`);
-  });
-
-  started = mock;
+/** The start banner: where, which versions, what is served, and the inspector and reference URLs. */
+function printBanner(mock: MockServer, values: Values, pageSize: number): void {
+  const { dynamic, seed } = values;
+  const isStatic = values.static || dynamic;
   console.log(`Store admin API mock listening on ${mock.url}`);
   console.log(
     `  versions: ${mock.versions.join(', ')} (header ${VERSION_HEADER}; without it, each endpoint's newest version)`,
@@ -194,4 +201,40 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
   if (!isStatic) console.log(`  inspector (requests, states, snapshots): ${mock.url}/__mock/`);
   console.log(`  API reference with try-it: ${mock.url}/docs/`);
   console.log('  press Ctrl-C to stop');
+}
+
+/** Runs the command; `bundlesDir` is where the bin's packaged bundles are (a flag overrides it). */
+export async function runMockCommand(args: string[], defaults: { bundlesDir?: string } = {}): Promise<void> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(`Usage: ${MOCK_USAGE}`);
+    return;
+  }
+  const values = parse(args);
+  const bundlesDir = values['bundles-dir'] ?? defaults.bundlesDir;
+  if (values.examples) return printExamples(bundlesDir);
+
+  const port = portOf(values);
+  const host = values.host ?? process.env.HOST ?? DEFAULT_HOST;
+  const { dynamic, seed } = values;
+  const isStatic = values.static || dynamic;
+  const pageSize = pageSizeOf(values);
+  const limits = limitsOf(values);
+  const scenarios = scenariosOf(values, isStatic, limits);
+
+  const signals = stopOnSignals();
+  const mock = await startMock({
+    host,
+    port,
+    seed,
+    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'], scenarios, limits }),
+    ...(values.data !== undefined && { dataFile: values.data }),
+    ...(values.state !== undefined && { statePath: values.state, warn: (line: string) => console.warn(line) }),
+    ...(bundlesDir !== undefined && { bundlesDir }),
+    ...(!values.quiet && { log: (line: string) => console.log(line) }),
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw startFailure(error, host, port);
+  });
+
+  signals.started = mock;
+  printBanner(mock, values, pageSize);
 }

@@ -55,19 +55,21 @@ function segmentOf(value: unknown): string | { refused: string } {
   }
 }
 
-export function createAdminClient(options: AdminClientOptions): AdminClient<AdminPaths> {
-  const { baseUrl, token, headers, retry, timeout, maxResponseBytes } = options ?? ({} as AdminClientOptions);
+type OpenapiClient = Record<Method, OpenapiCall> & { use(...m: Middleware[]): void; eject(...m: Middleware[]): void };
+
+/** The options a client cannot work without: a base URL and a token (string or function). */
+function checkOptions(options: AdminClientOptions): void {
+  const { baseUrl, token } = options ?? ({} as AdminClientOptions);
   if (typeof baseUrl !== 'string' || !baseUrl.trim()) {
     throw new TypeError('createAdminClient: `baseUrl` is required');
   }
   if (typeof token === 'string' ? !token.trim() : typeof token !== 'function') {
     throw new TypeError('createAdminClient: `token` is required (a string or a function)');
   }
-  const send = retryingFetch(options.fetch ?? ((request: Request) => globalThis.fetch(request)), {
-    retry,
-    timeout,
-    maxResponseBytes,
-  });
+}
+
+/** The one openapi-fetch client, its path parameters encoded by `segmentOf`, redirects left to the client's fetch. */
+function openapiClient(baseUrl: string, headers: HeadersOptions | undefined): OpenapiClient {
   // openapi-fetch joins the baseUrl (without its trailing slash) and the path, then serializes the
   // path parameters of the path part only: a `{` in the baseUrl stays as it is.
   const root = baseUrl.endsWith('/') ? baseUrl.slice(0, -1) : baseUrl;
@@ -78,14 +80,51 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
       if (typeof segment === 'string') return segment;
       throw new TypeError(name); // unreachable: `method` checks every path parameter first
     });
-  const api = createClient<object>({ baseUrl, headers, redirect: 'manual', pathSerializer }) as unknown as Record<
-    Method,
-    OpenapiCall
-  > & { use(...m: Middleware[]): void; eject(...m: Middleware[]): void };
-  const ownHeaders = (version: ApiVersion, bearer: string): Record<string, string> => ({
-    [VERSION_HEADER]: version,
-    Authorization: bearer,
+  return createClient<object>({ baseUrl, headers, redirect: 'manual', pathSerializer }) as unknown as OpenapiClient;
+}
+
+/** The client's own headers of a call: the version header and `Authorization`. */
+const ownHeaders = (version: ApiVersion, bearer: string): Record<string, string> => ({
+  [VERSION_HEADER]: version,
+  Authorization: bearer,
+});
+
+/** A call's headers with the client's own over them (whatever form the call gave them in). */
+function mergeHeaders(given: HeadersOptions | undefined, own: Record<string, string>): HeadersOptions {
+  return given === undefined
+    ? own
+    : given instanceof Headers || Array.isArray(given)
+      ? Object.assign(Object.fromEntries(new Headers(given as HeadersInit)), own)
+      : { ...given, ...own };
+}
+
+/** The call's API version, after checking every path parameter; throws before anything is sent. */
+function checkCall(name: Method, path: string, init: Init | undefined, clientVersion: ApiVersion | undefined) {
+  const version = versionOf(name, path, clientVersion);
+  if (path.includes('{')) {
+    for (const [, param = ''] of path.matchAll(PATH_PARAM)) {
+      const segment = segmentOf(init?.params?.path?.[param]);
+      if (typeof segment !== 'string') {
+        throw new AdminClientError(
+          'path-parameter',
+          `${name} ${path}: path parameter \`${param}\` is ${segment.refused}; nothing was sent`,
+          { method: name, url: path },
+        );
+      }
+    }
+  }
+  return version;
+}
+
+export function createAdminClient(options: AdminClientOptions): AdminClient<AdminPaths> {
+  checkOptions(options);
+  const { baseUrl, token, headers, retry, timeout, maxResponseBytes } = options;
+  const send = retryingFetch(options.fetch ?? ((request: Request) => globalThis.fetch(request)), {
+    retry,
+    timeout,
+    maxResponseBytes,
   });
+  const api = openapiClient(baseUrl, headers);
   // The client's headers of a call; with a fixed token, one object per version, reused.
   const fixedHeaders =
     typeof token === 'string'
@@ -99,12 +138,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
     const { params, body, headers: given, signal, middleware, retry, timeout, maxResponseBytes } = init ?? {};
     const call: CallState = { retry, timeout, maxResponseBytes };
     const fetch = (request: Request) => send(request, call);
-    const merged =
-      given === undefined
-        ? own
-        : given instanceof Headers || Array.isArray(given)
-          ? Object.assign(Object.fromEntries(new Headers(given as HeadersInit)), own)
-          : { ...given, ...own };
+    const merged = mergeHeaders(given, own);
     return api[name](path, { params, body, signal, middleware, headers: merged, fetch }).catch((error: unknown) => {
       const last = call.last;
       throw error instanceof SyntaxError && last
@@ -118,19 +152,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
     (path, init) => {
       let version: ApiVersion;
       try {
-        version = versionOf(name, path, clientVersion);
-        if (path.includes('{')) {
-          for (const [, param = ''] of path.matchAll(PATH_PARAM)) {
-            const segment = segmentOf(init?.params?.path?.[param]);
-            if (typeof segment !== 'string') {
-              throw new AdminClientError(
-                'path-parameter',
-                `${name} ${path}: path parameter \`${param}\` is ${segment.refused}; nothing was sent`,
-                { method: name, url: path },
-              );
-            }
-          }
-        }
+        version = checkCall(name, path, init, clientVersion);
       } catch (error) {
         return Promise.reject(error);
       }

@@ -130,46 +130,59 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         report.violations.push(...violations);
       };
 
-      try {
-        const response = await call(true);
-        const text = await response.text();
-        const found = contract.validateResponse(operation, response.status, response.headers.get('content-type'), text);
-        record(
-          'response',
-          response.status,
-          found.map((v) =>
-            v.rule === 'status' && text
-              ? { ...v, message: `${v.message}; body: ${text.replace(/\s+/g, ' ').slice(0, 200)}` }
-              : v,
-          ),
-        );
-      } catch (error) {
-        record('response', null, [{ field: 'request', rule: 'network', message: describe(error) }]);
-      }
-
+      record('response', ...(await responseCheck(() => call(true), contract, operation)));
       if (options.skipAuthCheck) continue;
-      try {
-        const response = await call(false);
-        await response.arrayBuffer();
-        record(
-          'auth',
-          response.status,
-          response.status === 401
-            ? []
-            : [
-                {
-                  field: 'header.Authorization',
-                  rule: 'security',
-                  message: `a request without a bearer token got ${response.status}; the contract requires 401`,
-                },
-              ],
-        );
-      } catch (error) {
-        record('auth', null, [{ field: 'request', rule: 'network', message: describe(error) }]);
-      }
+      record('auth', ...(await authCheck(() => call(false))));
     }
   }
   return report;
+}
+
+type Outcome = [status: number | null, violations: ResponseViolation[]];
+
+/** The call with the token: its response validated against the operation (a status break quotes the body). */
+async function responseCheck(
+  call: () => Promise<Response>,
+  contract: Contract,
+  operation: BundleOperation,
+): Promise<Outcome> {
+  try {
+    const response = await call();
+    const text = await response.text();
+    const found = contract.validateResponse(operation, response.status, response.headers.get('content-type'), text);
+    return [
+      response.status,
+      found.map((v) =>
+        v.rule === 'status' && text
+          ? { ...v, message: `${v.message}; body: ${text.replace(/\s+/g, ' ').slice(0, 200)}` }
+          : v,
+      ),
+    ];
+  } catch (error) {
+    return [null, [{ field: 'request', rule: 'network', message: describe(error) }]];
+  }
+}
+
+/** The call without a token: it must answer 401. */
+async function authCheck(call: () => Promise<Response>): Promise<Outcome> {
+  try {
+    const response = await call();
+    await response.arrayBuffer();
+    return [
+      response.status,
+      response.status === 401
+        ? []
+        : [
+            {
+              field: 'header.Authorization',
+              rule: 'security',
+              message: `a request without a bearer token got ${response.status}; the contract requires 401`,
+            },
+          ],
+    ];
+  } catch (error) {
+    return [null, [{ field: 'request', rule: 'network', message: describe(error) }]];
+  }
 }
 
 function describe(error: unknown): string {

@@ -170,6 +170,15 @@ export async function readFixtures(file: string): Promise<MockFixtures> {
   }
 }
 
+/** What answers the API requests: Prism's examples (static) or the data-backed engine. */
+interface Backend {
+  handler: (request: IncomingMessage, response: ServerResponse) => Promise<string>;
+  versions: string[];
+  operations: number;
+  engine?: MockEngine;
+  journal?: Journal;
+}
+
 export async function startMock(options: MockOptions = {}): Promise<MockServer> {
   const host = options.host ?? DEFAULT_HOST;
   const port = options.port ?? DEFAULT_PORT;
@@ -182,63 +191,12 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   let boundOrigin = `http://${host}:${port}`;
   let buffered = 0;
 
-  let handler: (request: IncomingMessage, response: ServerResponse) => Promise<string>;
-  let engine: MockEngine | undefined;
-  let journal: Journal | undefined;
-  let versions: string[];
-  let operations: number;
-  if (isStatic) {
-    const { createStaticHandler } = await import('../static/index.ts');
-    const prism = await createStaticHandler(bundles, {
-      dynamic: options.dynamic ?? false,
-      seed: options.seed ?? DEFAULT_SEED,
-      validateResponses: options.validateResponses ?? true,
-    });
-    handler = prism.handle;
-    versions = prism.versions;
-    operations = prism.operations;
-  } else {
-    const data = options.data ?? (options.dataFile !== undefined ? await readFixtures(options.dataFile) : undefined);
-    if (options.statePath !== undefined) {
-      journal = await openStateFile(options.statePath, { ...(options.warn && { warn: options.warn }) });
-    }
-    const created = createMockEngine({
-      ...(journal && { persistence: journal }),
-      ...(options.limits !== undefined && { limits: options.limits }),
-      bundles,
-      ...(options.seed !== undefined && { seed: options.seed }),
-      ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
-      ...(options.sharedState !== undefined && { sharedState: options.sharedState }),
-      ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
-      ...(options.now !== undefined && { now: options.now }),
-      ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
-    });
-    engine = created;
-    versions = created.versions;
-    operations = created.operations;
-    handler = async (request, response) => {
-      const raw = await created.handleRaw({
-        method: request.method ?? 'GET',
-        target: request.url ?? '/',
-        // The Host header is reflected in page links only when it is a plain host (./origin.ts).
-        origin: linkOrigin(request.headers.host, boundOrigin, configuredOrigin),
-        header: (name) => {
-          const value = request.headers[name];
-          return Array.isArray(value) ? value.join(', ') : value;
-        },
-        // Node keeps only the first of a repeated Authorization; headersDistinct has them all.
-        repeated: (name) => (request.headersDistinct[name]?.length ?? 0) > 1,
-        readBody: () => readLimited(request),
+  const { handler, versions, operations, engine, journal } = isStatic
+    ? await staticBackend(bundles, options)
+    : await statefulBackend(bundles, options, {
+        originOf: (request) => linkOrigin(request.headers.host, boundOrigin, configuredOrigin),
+        readBody: readLimited,
       });
-      if (raw.drop) {
-        request.socket.destroy(); // Prefer: fail=drop
-        return raw.version;
-      }
-      if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
-      send(response, raw);
-      return raw.version;
-    };
-  }
 
   /** The body, up to MAX_BODY_BYTES, counted against the global cap while it is buffered. */
   async function readLimited(request: IncomingMessage): Promise<Uint8Array | 'too-large'> {
@@ -275,23 +233,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
           log(`${request.method} ${request.url} [${version}] ${response.statusCode} ${ms} ms`);
         }
       },
-      (error: Error) => {
-        const busy = error instanceof BusyError;
-        if (!response.headersSent) {
-          const body = busy
-            ? refusal('busy', 'The mock is buffering too many request bodies; retry.').body
-            : internalError();
-          send(response, {
-            status: body.status,
-            headers: { 'Content-Type': 'application/problem+json', Connection: 'close' },
-            body: JSON.stringify(body),
-            version: '-',
-          });
-        } else {
-          response.end();
-        }
-        log?.(`${request.method} ${request.url} ${busy ? 503 : 500} ${error.stack ?? error.message}`);
-      },
+      (error: Error) => answerFailure(request, response, error, log),
     );
   });
   // Node's own refusals (malformed request line, headers too large...) as problem details.
@@ -315,6 +257,89 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       await journal?.close();
     },
   };
+}
+
+/** Static mode: Prism's example (or generated) responses, imported only here. */
+async function staticBackend(bundles: Bundle[], options: MockOptions): Promise<Backend> {
+  const { createStaticHandler } = await import('../static/index.ts');
+  const prism = await createStaticHandler(bundles, {
+    dynamic: options.dynamic ?? false,
+    seed: options.seed ?? DEFAULT_SEED,
+    validateResponses: options.validateResponses ?? true,
+  });
+  return { handler: prism.handle, versions: prism.versions, operations: prism.operations };
+}
+
+/** Stateful mode: the engine over the fixtures and the state file, fed from node:http requests. */
+async function statefulBackend(
+  bundles: Bundle[],
+  options: MockOptions,
+  io: {
+    originOf: (request: IncomingMessage) => string;
+    readBody: (request: IncomingMessage) => Promise<Uint8Array | 'too-large'>;
+  },
+): Promise<Backend> {
+  const data = options.data ?? (options.dataFile !== undefined ? await readFixtures(options.dataFile) : undefined);
+  let journal: Journal | undefined;
+  if (options.statePath !== undefined) {
+    journal = await openStateFile(options.statePath, { ...(options.warn && { warn: options.warn }) });
+  }
+  const engine = createMockEngine({
+    ...(journal && { persistence: journal }),
+    ...(options.limits !== undefined && { limits: options.limits }),
+    bundles,
+    ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
+    ...(options.sharedState !== undefined && { sharedState: options.sharedState }),
+    ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
+    ...(options.now !== undefined && { now: options.now }),
+    ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
+  });
+  const handler = async (request: IncomingMessage, response: ServerResponse): Promise<string> => {
+    const raw = await engine.handleRaw({
+      method: request.method ?? 'GET',
+      target: request.url ?? '/',
+      // The Host header is reflected in page links only when it is a plain host (./origin.ts).
+      origin: io.originOf(request),
+      header: (name) => {
+        const value = request.headers[name];
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+      // Node keeps only the first of a repeated Authorization; headersDistinct has them all.
+      repeated: (name) => (request.headersDistinct[name]?.length ?? 0) > 1,
+      readBody: () => io.readBody(request),
+    });
+    if (raw.drop) {
+      request.socket.destroy(); // Prefer: fail=drop
+      return raw.version;
+    }
+    if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
+    send(response, raw);
+    return raw.version;
+  };
+  return { handler, versions: engine.versions, operations: engine.operations, engine, ...(journal && { journal }) };
+}
+
+/** A request whose handling threw: 503 when the body buffers are full, else a 500 without details. */
+function answerFailure(
+  request: IncomingMessage,
+  response: ServerResponse,
+  error: Error,
+  log: ((line: string) => void) | undefined,
+): void {
+  const busy = error instanceof BusyError;
+  if (!response.headersSent) {
+    const body = busy ? refusal('busy', 'The mock is buffering too many request bodies; retry.').body : internalError();
+    send(response, {
+      status: body.status,
+      headers: { 'Content-Type': 'application/problem+json', Connection: 'close' },
+      body: JSON.stringify(body),
+      version: '-',
+    });
+  } else {
+    response.end();
+  }
+  log?.(`${request.method} ${request.url} ${busy ? 503 : 500} ${error.stack ?? error.message}`);
 }
 
 class BusyError extends Error {}

@@ -199,68 +199,77 @@ function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValida
     }) as ValidateFunction;
     return validate;
   };
-  const { document } = bundle;
   const out = new Map<BundleOperation, OperationValidator>();
   for (const operation of bundle.operations) {
-    const params = operation.parameters;
-    const { pathParams, queryParams, queryDefs } = paramSpecs(document, params);
-    const querySchema = {
-      type: 'object',
-      properties: Object.fromEntries(queryDefs.map((p) => [p.name, rebase(p.schema ?? {}, id)])),
-      required: queryDefs.filter((p) => p.required).map((p) => p.name),
-    };
-    const validateQuery: ValidateFunction = lazy(() => querySchema);
-    const pathSchema = {
-      type: 'object',
-      properties: Object.fromEntries(
-        params.filter((p) => p?.in === 'path').map((p) => [p.name, rebase(p.schema ?? {}, id)]),
-      ),
-    };
-    const validatePath: ValidateFunction = lazy(() => pathSchema);
-    const requestBody = deref(document, operation.operation.requestBody);
-    const bodySchema = requestBody?.content?.['application/json']?.schema;
-    const validateBody: ValidateFunction | undefined = bodySchema ? lazy(() => rebase(bodySchema, id)) : undefined;
-    const resolvedBody = bodySchema ? deref(document, bodySchema) : undefined;
-    const responseSchema = deref(document, operation.operation.responses?.['200'])?.content?.['application/json']
-      ?.schema;
-    let validateResponse: ValidateFunction | undefined;
-
-    out.set(operation, {
-      pathParams,
-      queryParams,
-      hasBody: validateBody !== undefined,
-      bodyRequired: requestBody?.required === true,
-      bodyProperties: Object.keys(resolvedBody?.properties ?? {}),
-      checkPath(values) {
-        const { coerced, violations } = coercePath(pathParams, values);
-        if (violations.length === 0 && !validatePath(coerced)) {
-          violations.push(...violationsOf(validatePath.errors, 'query').map((v) => toPath(v)));
-        }
-        return { values: coerced, violations };
-      },
-      checkQuery(search) {
-        const query = queryOf(queryParams, search);
-        const violations = validateQuery(query) ? [] : violationsOf(validateQuery.errors, 'query');
-        return { query, violations };
-      },
-      checkBody(body) {
-        if (!validateBody) return [];
-        const tooDeep = nestingViolation(body);
-        if (tooDeep) return [tooDeep];
-        const unsafe = unsafeNumbers(body);
-        const violations = validateBody(body) ? [] : violationsOf(validateBody.errors, 'body');
-        return [...unsafe, ...violations.filter((v) => !unsafe.some((u) => u.field === v.field))];
-      },
-      checkResponse(body, subject?: string) {
-        if (!responseSchema) return [];
-        const tooDeep = nestingViolation(body, ['body'], MAX_NESTING, subject);
-        if (tooDeep) return [tooDeep];
-        validateResponse ??= ajv.compile(rebase(responseSchema, id));
-        return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body', subject);
-      },
-    });
+    out.set(operation, operationValidator(bundle.document, operation, id, ajv.compile, lazy));
   }
   return out;
+}
+
+/** One operation's checks (path, query, body, response), each schema compiled on its first use. */
+function operationValidator(
+  document: Json,
+  operation: BundleOperation,
+  id: string,
+  compile: (schema: object) => ValidateFunction,
+  lazy: (schema: () => object) => ValidateFunction,
+): OperationValidator {
+  const params = operation.parameters;
+  const { pathParams, queryParams, queryDefs } = paramSpecs(document, params);
+  const querySchema = {
+    type: 'object',
+    properties: Object.fromEntries(queryDefs.map((p) => [p.name, rebase(p.schema ?? {}, id)])),
+    required: queryDefs.filter((p) => p.required).map((p) => p.name),
+  };
+  const validateQuery: ValidateFunction = lazy(() => querySchema);
+  const pathSchema = {
+    type: 'object',
+    properties: Object.fromEntries(
+      params.filter((p) => p?.in === 'path').map((p) => [p.name, rebase(p.schema ?? {}, id)]),
+    ),
+  };
+  const validatePath: ValidateFunction = lazy(() => pathSchema);
+  const requestBody = deref(document, operation.operation.requestBody);
+  const bodySchema = requestBody?.content?.['application/json']?.schema;
+  const validateBody: ValidateFunction | undefined = bodySchema ? lazy(() => rebase(bodySchema, id)) : undefined;
+  const resolvedBody = bodySchema ? deref(document, bodySchema) : undefined;
+  const responseSchema = deref(document, operation.operation.responses?.['200'])?.content?.['application/json']?.schema;
+  let validateResponse: ValidateFunction | undefined;
+
+  return {
+    pathParams,
+    queryParams,
+    hasBody: validateBody !== undefined,
+    bodyRequired: requestBody?.required === true,
+    bodyProperties: Object.keys(resolvedBody?.properties ?? {}),
+    checkPath(values) {
+      const { coerced, violations } = coercePath(pathParams, values);
+      if (violations.length === 0 && !validatePath(coerced)) {
+        violations.push(...violationsOf(validatePath.errors, 'query').map((v) => toPath(v)));
+      }
+      return { values: coerced, violations };
+    },
+    checkQuery(search) {
+      const query = queryOf(queryParams, search);
+      const violations = validateQuery(query) ? [] : violationsOf(validateQuery.errors, 'query');
+      return { query, violations };
+    },
+    checkBody(body) {
+      if (!validateBody) return [];
+      const tooDeep = nestingViolation(body);
+      if (tooDeep) return [tooDeep];
+      const unsafe = unsafeNumbers(body);
+      const violations = validateBody(body) ? [] : violationsOf(validateBody.errors, 'body');
+      return [...unsafe, ...violations.filter((v) => !unsafe.some((u) => u.field === v.field))];
+    },
+    checkResponse(body, subject?: string) {
+      if (!responseSchema) return [];
+      const tooDeep = nestingViolation(body, ['body'], MAX_NESTING, subject);
+      if (tooDeep) return [tooDeep];
+      validateResponse ??= compile(rebase(responseSchema, id));
+      return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body', subject);
+    },
+  };
 }
 
 /** The path and query parameters of an operation, with their kinds. */
