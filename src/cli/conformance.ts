@@ -5,9 +5,9 @@
  * --allow-writes (writes send the contract's request examples: they change data). Exit codes
  * (./exit-codes.ts): 0 conformant, 1 at least one violation, 2 usage error, 3 the run failed.
  */
-import { parseArgs } from 'node:util';
 import { type ConformanceReport, runConformance } from '../conformance/index.ts';
-import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
+import { CommandError, EXIT, type ExitCode } from './exit-codes.ts';
+import { paramsOf, parseServerFlags, serverOf } from './server-flags.ts';
 
 export const CONFORMANCE_USAGE = `conformance --base-url URL --token TOKEN [options]
   --base-url URL      the server's admin API root, e.g. http://127.0.0.1:4010 (or env CONFORMANCE_BASE_URL)
@@ -17,53 +17,6 @@ export const CONFORMANCE_USAGE = `conformance --base-url URL --token TOKEN [opti
   --version V         only this API version; repeatable
   --json              print the report as JSON
   --bundles-dir DIR   the version bundles to check against (default: this package's generated/openapi)`;
-
-function usage(message: string): never {
-  throw new UsageError(message);
-}
-
-interface Values {
-  'base-url'?: string;
-  token?: string;
-  'allow-writes'?: boolean;
-  param?: string[];
-  version?: string[];
-  json?: boolean;
-  'bundles-dir'?: string;
-  help?: boolean;
-}
-
-/** The flags; an unknown or malformed one is a usage error. */
-function parse(args: string[]): Values {
-  try {
-    return parseArgs({
-      args,
-      options: {
-        'base-url': { type: 'string' },
-        token: { type: 'string' },
-        'allow-writes': { type: 'boolean' },
-        param: { type: 'string', multiple: true },
-        version: { type: 'string', multiple: true },
-        json: { type: 'boolean' },
-        'bundles-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    usage((error as Error).message);
-  }
-}
-
-/** `--param NAME=VALUE` pairs as a map; a pair without a name is a usage error. */
-function paramsOf(pairs: string[]): Record<string, string> {
-  const params: Record<string, string> = {};
-  for (const pair of pairs) {
-    const equals = pair.indexOf('=');
-    if (equals < 1) usage(`--param "${pair}" is not NAME=VALUE.`);
-    params[pair.slice(0, equals)] = pair.slice(equals + 1);
-  }
-  return params;
-}
 
 /** The report as text: one line per check, its violations under it, the skipped writes, a summary. */
 function printReport(report: ConformanceReport, allowWrites: boolean): void {
@@ -95,21 +48,13 @@ function printReport(report: ConformanceReport, allowWrites: boolean): void {
 }
 
 export async function runConformanceCommand(args: string[]): Promise<ExitCode> {
-  const values = parse(args);
+  const values = parseServerFlags(args);
   if (values.help) {
     console.log(`Usage: ${CONFORMANCE_USAGE}`);
     return EXIT.ok;
   }
-  const baseUrl = values['base-url'] ?? process.env.CONFORMANCE_BASE_URL;
-  const token = values.token ?? process.env.CONFORMANCE_TOKEN;
-  if (!baseUrl) usage('Missing --base-url.');
-  if (!token) usage('Missing --token.');
-  try {
-    new URL(baseUrl);
-  } catch {
-    usage(`--base-url "${baseUrl}" is not a URL.`);
-  }
-  const params = paramsOf(values.param ?? []);
+  const { baseUrl, token } = serverOf(values);
+  const params = paramsOf(values.param);
 
   let report: ConformanceReport;
   try {

@@ -4,9 +4,11 @@
  * when this command runs. Exit codes (./exit-codes.ts): 0 no failure, 1 at least one failure, 2
  * usage error, 3 the run itself failed (the server unreachable, a bundle unreadable).
  */
-import { parseArgs } from 'node:util';
 import type { FuzzReport, runFuzz } from '../fuzz/index.ts';
 import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
+import { paramsOf, parseServerFlags, type ServerFlags, serverOf } from './server-flags.ts';
+
+type Values = ServerFlags & { seed?: string; cases?: string };
 
 export const FUZZ_USAGE = `fuzz --base-url URL --token TOKEN [options]
   --base-url URL      the server's admin API root, e.g. http://127.0.0.1:4010 (or env CONFORMANCE_BASE_URL)
@@ -19,58 +21,14 @@ export const FUZZ_USAGE = `fuzz --base-url URL --token TOKEN [options]
   --json              print the report as JSON
   --bundles-dir DIR   the version bundles to fuzz from (default: this package's generated/openapi)`;
 
-type Values = {
-  'base-url'?: string;
-  token?: string;
-  seed?: string;
-  cases?: string;
-  'allow-writes'?: boolean;
-  param?: string[];
-  version?: string[];
-  json?: boolean;
-  'bundles-dir'?: string;
-  help?: boolean;
-};
-
-function parse(args: string[]): Values {
-  try {
-    return parseArgs({
-      args,
-      options: {
-        'base-url': { type: 'string' },
-        token: { type: 'string' },
-        seed: { type: 'string' },
-        cases: { type: 'string' },
-        'allow-writes': { type: 'boolean' },
-        param: { type: 'string', multiple: true },
-        version: { type: 'string', multiple: true },
-        json: { type: 'boolean' },
-        'bundles-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
 /** The run's options from the command line, or a UsageError naming the bad argument. */
 function optionsOf(values: Values): Parameters<typeof runFuzz>[0] {
-  const baseUrl = values['base-url'] ?? process.env.CONFORMANCE_BASE_URL;
-  const token = values.token ?? process.env.CONFORMANCE_TOKEN;
-  if (!baseUrl) throw new UsageError('Missing --base-url.');
-  if (!token) throw new UsageError('Missing --token.');
-  if (!URL.canParse(baseUrl)) throw new UsageError(`--base-url "${baseUrl}" is not a URL.`);
+  const { baseUrl, token } = serverOf(values);
   const cases = values.cases === undefined ? undefined : Number(values.cases);
   if (cases !== undefined && (!Number.isInteger(cases) || cases < 1 || cases > 1_000_000)) {
     throw new UsageError(`--cases "${values.cases}" is not a whole number from 1 to 1000000.`);
   }
-  const params: Record<string, string> = {};
-  for (const pair of values.param ?? []) {
-    const equals = pair.indexOf('=');
-    if (equals < 1) throw new UsageError(`--param "${pair}" is not NAME=VALUE.`);
-    params[pair.slice(0, equals)] = pair.slice(equals + 1);
-  }
+  const params = paramsOf(values.param);
   return {
     baseUrl,
     token,
@@ -114,7 +72,7 @@ export async function runFuzzCommand(
   args: string[],
   load: () => Promise<{ runFuzz: typeof runFuzz }>,
 ): Promise<ExitCode> {
-  const values = parse(args);
+  const values: Values = parseServerFlags(args, ['seed', 'cases']);
   if (values.help) {
     console.log(`Usage: ${FUZZ_USAGE}`);
     return EXIT.ok;
