@@ -17,8 +17,21 @@ export const EXPOSED_HEADERS = [
 export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer', VERSION_HEADER, 'Accept'];
 export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-/** The CORS headers of every answer, for a request from `origin` (transport-independent). */
-export function corsHeaders(origin: string | undefined): Record<string, string> {
+/** The headers for no origin, and for the origin asked last (a dev server sends one, every time). */
+let anyOrigin: Readonly<Record<string, string>> | undefined;
+let last: { origin: string; headers: Readonly<Record<string, string>> } | undefined;
+
+/** The CORS headers of every answer, for a request from `origin` (transport-independent); do not change them. */
+export function corsHeaders(origin: string | undefined): Readonly<Record<string, string>> {
+  if (origin === undefined) {
+    anyOrigin ??= Object.freeze(headersFor(undefined));
+    return anyOrigin;
+  }
+  if (last?.origin !== origin) last = { origin, headers: Object.freeze(headersFor(origin)) };
+  return last.headers;
+}
+
+function headersFor(origin: string | undefined): Record<string, string> {
   const headers: Record<string, string> = {
     'Access-Control-Allow-Origin': origin ?? '*',
     'Access-Control-Expose-Headers': EXPOSED_HEADERS.join(', '),

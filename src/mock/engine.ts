@@ -19,10 +19,10 @@ import type { Scenario } from './scenarios.ts';
 import { answer } from './stages/answer.ts';
 import { auth } from './stages/auth.ts';
 import { body } from './stages/body.ts';
-import type { EngineCore, RawRequest, RawResponse, Stage } from './stages/context.ts';
+import type { EngineCore, Incoming, RawRequest, RawResponse, Stage } from './stages/context.ts';
 import { examples } from './stages/examples.ts';
 import { intake } from './stages/intake.ts';
-import { incomingOf, route } from './stages/route.ts';
+import { route } from './stages/route.ts';
 import { scenario } from './stages/scenario.ts';
 import { tokenState } from './stages/state.ts';
 import { store } from './stages/store.ts';
@@ -32,7 +32,7 @@ import { view } from './stages/view.ts';
 import { State, type StateView } from './state.ts';
 import { targetsOf } from './targets.ts';
 import { stateApi } from './tokens/api.ts';
-import { type Persistence, type SnapshotInfo, type Ticket, TokenStore } from './tokens/store.ts';
+import { type Persistence, type SnapshotInfo, TokenStore } from './tokens/store.ts';
 
 export type { RawRequest, RawResponse } from './stages/context.ts';
 export { RESET_PATH } from './stages/route.ts';
@@ -153,8 +153,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
         .replace(/\.\d{3}Z$/, 'Z'),
   };
 
-  async function run(raw: RawRequest, ticket: Ticket | undefined): Promise<RawResponse> {
-    const incoming = incomingOf(core, raw, ticket);
+  async function run(incoming: Incoming): Promise<RawResponse> {
     const routed = await route(incoming);
     if ('status' in routed) return routed;
     const context = version(incoming, routed);

@@ -50,6 +50,26 @@ export function templateToRegExp(template: string, capture = false): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** A path's first segment (`tickets` of `/tickets/7/`). */
+const firstSegment = (path: string) => {
+  const end = path.indexOf('/', 1);
+  return end < 0 ? path.slice(1) : path.slice(1, end);
+};
+
+/**
+ * The path matching `pathname`, most specific first: only the templates whose first segment is that
+ * literal (or a parameter) are tried, in the order of `paths` (fewer parameters first).
+ */
+function indexPaths<T>(paths: CompiledPath<T>[]): (pathname: string) => CompiledPath<T> | undefined {
+  const literal = (p: CompiledPath<T>) => !firstSegment(p.path).includes('{');
+  const anyFirst = paths.filter((p) => !literal(p));
+  const byFirst = new Map<string, CompiledPath<T>[]>();
+  for (const p of paths.filter(literal)) byFirst.set(firstSegment(p.path), []);
+  for (const [segment, list] of byFirst)
+    list.push(...paths.filter((p) => !literal(p) || firstSegment(p.path) === segment));
+  return (pathname) => (byFirst.get(firstSegment(pathname)) ?? anyFirst).find((p) => p.pattern.test(pathname));
+}
+
 export interface Router<T> {
   resolve(method: string, pathname: string, versionHeader: string | undefined): RouteResult<T>;
   /** Versions served, in order. */
@@ -83,8 +103,7 @@ export function createRouter<T>(entries: readonly RouteEntry<T>[], versionOrder:
   }
   const paths = [...byPath.values()].sort((a, b) => a.params - b.params);
   const versions = versionOrder.filter((v) => entries.some((e) => e.version === v));
-
-  const find = (pathname: string) => paths.find((p) => p.pattern.test(pathname));
+  const find = indexPaths(paths);
 
   return {
     versions,

@@ -41,11 +41,26 @@ function jwtPayload(token: string): Record<string, unknown> | string {
   return "the JWT's payload does not decode to a JSON object";
 }
 
+/** Tokens read lately: a client sends the same token with every request. */
+const readTokens = new Map<string, TokenScopes>();
+const READ_TOKENS_KEPT = 1024;
+
 /** The scopes a token carries (see the module comment for the forms read). */
 export function scopesOfToken(token: string): TokenScopes {
+  let read = readTokens.get(token);
+  if (read === undefined) {
+    if (readTokens.size >= READ_TOKENS_KEPT) readTokens.clear();
+    read = readScopes(token);
+    readTokens.set(token, read);
+  }
+  return read;
+}
+
+function readScopes(token: string): TokenScopes {
   const readable = /^scopes:(.*)$/is.exec(token);
   if (readable) return { scopes: new Set((readable[1] ?? '').split(/[\s,]+/).filter(Boolean)) };
-  const jwtShaped = token.startsWith('eyJ') || token.split('.').length >= 3;
+  const dot = token.indexOf('.');
+  const jwtShaped = token.startsWith('eyJ') || (dot >= 0 && token.indexOf('.', dot + 1) >= 0);
   if (!jwtShaped) return EVERY_SCOPE;
   const payload = jwtPayload(token);
   if (typeof payload === 'string') return { unreadable: payload };
@@ -63,8 +78,19 @@ export function scopesOfToken(token: string): TokenScopes {
 /** The alternatives of an operation's `security` (each a list of scopes that must all be held). */
 export type ScopeRequirements = readonly (readonly string[])[];
 
+const requirementsRead = new WeakMap<object, ScopeRequirements>();
+
+/** An operation's `security` as scope alternatives (read once per operation object). */
 export function requirementsOf(security: unknown): ScopeRequirements {
   if (!Array.isArray(security)) return [];
+  const known = requirementsRead.get(security);
+  if (known) return known;
+  const read = readRequirements(security);
+  requirementsRead.set(security, read);
+  return read;
+}
+
+function readRequirements(security: unknown[]): ScopeRequirements {
   return security.map((requirement) =>
     Object.values(requirement ?? {})
       .flat()

@@ -17,6 +17,7 @@ import {
   DEFAULT_SEED,
   MAX_BODY_BYTES,
   type MockEngine,
+  type RawRequest,
   type RawResponse,
 } from './engine.ts';
 import type { MockLimits } from './limits.ts';
@@ -181,8 +182,7 @@ interface Backend {
 
 export async function startMock(options: MockOptions = {}): Promise<MockServer> {
   const host = options.host ?? DEFAULT_HOST;
-  const port = options.port ?? DEFAULT_PORT;
-  const log = options.log;
+  const { log, port = DEFAULT_PORT } = options;
   const bundles: Bundle[] = loadBundles(options.bundlesDir);
   const isStatic = options.static === true || options.dynamic === true;
   const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
@@ -220,8 +220,10 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   // The API reference at /docs (src/docs), try-it aimed at this server; built on first request.
   const { createNodeDocsListener } = await import('../docs/index.ts');
   const serveDocs = createNodeDocsListener({ ...(options.bundlesDir && { bundlesDir: options.bundlesDir }) });
-  const answer = async (request: IncomingMessage, response: ServerResponse): Promise<string> =>
-    request.url?.startsWith('/docs') && (await serveDocs(request, response)) ? 'docs' : handler(request, response);
+  const answer = (request: IncomingMessage, response: ServerResponse): Promise<string> =>
+    !request.url?.startsWith('/docs')
+      ? handler(request, response)
+      : serveDocs(request, response).then((served) => (served ? 'docs' : handler(request, response)));
 
   const { createServer } = await import('node:http');
   const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
@@ -271,14 +273,7 @@ async function staticBackend(bundles: Bundle[], options: MockOptions): Promise<B
 }
 
 /** Stateful mode: the engine over the fixtures and the state file, fed from node:http requests. */
-async function statefulBackend(
-  bundles: Bundle[],
-  options: MockOptions,
-  io: {
-    originOf: (request: IncomingMessage) => string;
-    readBody: (request: IncomingMessage) => Promise<Uint8Array | 'too-large'>;
-  },
-): Promise<Backend> {
+async function statefulBackend(bundles: Bundle[], options: MockOptions, io: NodeIo): Promise<Backend> {
   const data = options.data ?? (options.dataFile !== undefined ? await readFixtures(options.dataFile) : undefined);
   let journal: Journal | undefined;
   if (options.statePath !== undefined) {
@@ -295,29 +290,55 @@ async function statefulBackend(
     ...(options.now !== undefined && { now: options.now }),
     ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
   });
-  const handler = async (request: IncomingMessage, response: ServerResponse): Promise<string> => {
-    const raw = await engine.handleRaw({
-      method: request.method ?? 'GET',
-      target: request.url ?? '/',
-      // The Host header is reflected in page links only when it is a plain host (./origin.ts).
-      origin: io.originOf(request),
-      header: (name) => {
-        const value = request.headers[name];
-        return Array.isArray(value) ? value.join(', ') : value;
-      },
-      // Node keeps only the first of a repeated Authorization; headersDistinct has them all.
-      repeated: (name) => (request.headersDistinct[name]?.length ?? 0) > 1,
-      readBody: () => io.readBody(request),
-    });
-    if (raw.drop) {
-      request.socket.destroy(); // Prefer: fail=drop
+  const handler = (request: IncomingMessage, response: ServerResponse): Promise<string> =>
+    engine.handleRaw(new NodeRawRequest(request, io)).then((raw) => {
+      if (raw.drop) {
+        request.socket.destroy(); // Prefer: fail=drop
+        return raw.version;
+      }
+      if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
+      send(response, raw);
       return raw.version;
-    }
-    if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
-    send(response, raw);
-    return raw.version;
-  };
+    });
   return { handler, versions: engine.versions, operations: engine.operations, engine, ...(journal && { journal }) };
+}
+
+/** How a node:http request's body and link origin are read (the server's limits and Host rule). */
+interface NodeIo {
+  originOf: (request: IncomingMessage) => string;
+  readBody: (request: IncomingMessage) => Promise<Uint8Array | 'too-large'>;
+}
+
+/** A node:http request as the engine reads it (a class: no closures made per request). */
+class NodeRawRequest implements RawRequest {
+  readonly method: string;
+  readonly target: string;
+  constructor(
+    private readonly request: IncomingMessage,
+    private readonly io: NodeIo,
+  ) {
+    this.method = request.method ?? 'GET';
+    this.target = request.url ?? '/';
+  }
+  /** The Host header is reflected in page links only when it is a plain host (./origin.ts); read when a list asks. */
+  get origin(): string {
+    return this.io.originOf(this.request);
+  }
+  header(name: string): string | undefined {
+    const value = this.request.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+  /** Node keeps only the first of a repeated Authorization: the raw headers have them all. */
+  repeated(name: string): boolean {
+    let seen = 0;
+    const raw = this.request.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2)
+      if (raw[i]?.length === name.length && raw[i]?.toLowerCase() === name) seen++;
+    return seen > 1;
+  }
+  readBody(): Promise<Uint8Array | 'too-large'> {
+    return this.io.readBody(this.request);
+  }
 }
 
 /** A request whose handling threw: 503 when the body buffers are full, else a 500 without details. */

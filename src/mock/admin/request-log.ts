@@ -3,6 +3,7 @@
  * {@link REQUEST_LOG_SIZE} entries (the oldest is overwritten), request and response bodies cut at
  * {@link BODY_LIMIT} characters, so the log's memory is bounded whatever the traffic.
  */
+import { shortHash } from '../tokens/hash.ts';
 
 export const REQUEST_LOG_SIZE = 500;
 /** Characters of a request or response body kept in the log. */
@@ -40,16 +41,38 @@ function problemOf(status: number, body: string): LoggedRequest['problem'] {
   }
 }
 
-/** One answered request as the log is given it (bodies whole; cut when added). */
-export interface Exchange extends Pick<LoggedRequest, 'method' | 'path' | 'version' | 'status' | 'ms' | 'state'> {
+/**
+ * One answered request as the log keeps it: the raw pieces, turned into a {@link LoggedRequest}
+ * only when the log is read (the inspector reads rarely; the mock answers thousands a second).
+ * A body longer than the limit is kept cut (copied, so the whole one is not held).
+ */
+interface Entry {
+  id: number;
+  at: number;
+  method: string;
+  path: string;
+  version: string;
+  status: number;
+  ms: number;
+  /** The state's key (`keyOf` the token), or null without a token. */
+  stateKey: string | null;
   requestType: string | undefined;
   requestBody: string;
   responseType: string | undefined;
   responseBody: string;
 }
 
+/**
+ * Bodies up to this many characters are kept as they are (cut when listed); a longer one is cut
+ * now, into a string of its own (a slice would hold the whole body's memory). So the log holds at
+ * most {@link REQUEST_LOG_SIZE} x 64 Ki characters, and an ordinary answer is not copied.
+ */
+const KEPT_WHOLE = 65_536;
+const kept = (text: string): string =>
+  text.length <= KEPT_WHOLE ? text : JSON.parse(JSON.stringify(text.slice(0, BODY_LIMIT + 1)));
+
 export class RequestLog {
-  private readonly ring: (LoggedRequest | undefined)[];
+  private readonly ring: (Entry | undefined)[];
   private next = 0;
   private count = 0;
 
@@ -57,23 +80,23 @@ export class RequestLog {
     this.ring = new Array(size);
   }
 
-  add(exchange: Exchange): void {
+  add(exchange: Omit<Entry, 'id' | 'at'>): void {
     this.count++;
-    const problem = problemOf(exchange.status, exchange.responseBody);
     this.ring[this.next] = {
       id: this.count,
-      at: new Date().toISOString(),
+      at: Date.now(),
       method: exchange.method,
       path: exchange.path,
       version: exchange.version,
       status: exchange.status,
-      ms: Math.round(exchange.ms * 10) / 10,
-      state: exchange.state,
-      ...(problem && { problem }),
-      request: { contentType: exchange.requestType ?? null, ...cut(exchange.requestBody) },
-      response: { contentType: exchange.responseType ?? null, ...cut(exchange.responseBody) },
+      ms: exchange.ms,
+      stateKey: exchange.stateKey,
+      requestType: exchange.requestType,
+      requestBody: kept(exchange.requestBody),
+      responseType: exchange.responseType,
+      responseBody: kept(exchange.responseBody),
     };
-    this.next = (this.next + 1) % this.size;
+    this.next = this.next + 1 === this.size ? 0 : this.next + 1;
   }
 
   /** The last `limit` requests, newest first. */
@@ -82,10 +105,27 @@ export class RequestLog {
     for (let i = 1; i <= Math.min(limit, this.size); i++) {
       const entry = this.ring[(this.next - i + this.size) % this.size];
       if (!entry) break;
-      out.push(entry);
+      out.push(loggedOf(entry));
     }
     return out;
   }
+}
+
+function loggedOf(entry: Entry): LoggedRequest {
+  const problem = problemOf(entry.status, entry.responseBody);
+  return {
+    id: entry.id,
+    at: new Date(entry.at).toISOString(),
+    method: entry.method,
+    path: entry.path,
+    version: entry.version,
+    status: entry.status,
+    ms: Math.round(entry.ms * 10) / 10,
+    state: entry.stateKey === null ? null : shortHash(entry.stateKey),
+    ...(problem && { problem }),
+    request: { contentType: entry.requestType ?? null, ...cut(entry.requestBody) },
+    response: { contentType: entry.responseType ?? null, ...cut(entry.responseBody) },
+  };
 }
 
 /** What {@link logExchange} needs of a request and its answer (the engine's raw shapes). */
@@ -94,21 +134,26 @@ interface RawExchange {
   response: { status: number; headers: Record<string, string>; body: string; version: string };
   requestBody: Uint8Array | 'too-large' | undefined;
   ms: number;
-  state: string | null;
+  stateKey: string | null;
 }
 
-/** Adds one answered request to the log (bodies decoded, cut at {@link BODY_LIMIT}). */
+/** The Content-Type of an answer's headers (the engine writes it `Content-Type`; any case is read). */
+function contentTypeOf(headers: Record<string, string>): string | undefined {
+  const exact = headers['Content-Type'];
+  if (exact !== undefined) return exact;
+  return Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+}
+
+/** Adds one answered request to the log (a request body decoded, bodies cut at {@link BODY_LIMIT}). */
 export function logExchange(log: RequestLog, exchange: RawExchange): void {
   const { request, response, requestBody } = exchange;
-  const headerOf = (headers: Record<string, string>) =>
-    Object.entries(headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
   log.add({
     method: request.method.toUpperCase(),
     path: request.target,
     version: response.version,
     status: response.status,
     ms: exchange.ms,
-    state: exchange.state,
+    stateKey: exchange.stateKey,
     requestType: request.header('content-type'),
     requestBody:
       requestBody === undefined
@@ -116,7 +161,7 @@ export function logExchange(log: RequestLog, exchange: RawExchange): void {
         : requestBody === 'too-large'
           ? '(over the body limit, not read)'
           : new TextDecoder().decode(requestBody.subarray(0, BODY_LIMIT * 4)),
-    responseType: headerOf(response.headers),
-    responseBody: response.body.slice(0, BODY_LIMIT + 1),
+    responseType: contentTypeOf(response.headers),
+    responseBody: response.body,
   });
 }

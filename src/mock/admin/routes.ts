@@ -36,7 +36,7 @@ const failure = (
 /** The state a call acts on: the token's, the shared one, or the one named `state`; else a refusal. */
 function stateOf({ incoming, body }: Call): string | RawResponse {
   const states = incoming.core.states;
-  const named = body.state ?? incoming.url.searchParams.get('state') ?? undefined;
+  const named = body.state ?? incoming.searchParams.get('state') ?? undefined;
   if (named !== undefined) {
     const found = states.keys().find((key) => shortHash(key) === named);
     return found ?? failure('notFound', 'state', 'exists', `No state with id ${String(named)} (GET /__mock/states).`);
@@ -78,7 +78,7 @@ async function reset(call: Call): Promise<RawResponse> {
 }
 
 function requests({ incoming }: Call): RawResponse {
-  const text = incoming.url.searchParams.get('limit') ?? '50';
+  const text = incoming.searchParams.get('limit') ?? '50';
   const limit = Number(text);
   const { size } = incoming.core.log;
   if (!/^\d+$/.test(text) || limit < 1 || limit > size) {

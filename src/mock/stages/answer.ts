@@ -6,13 +6,22 @@
  * did not apply).
  */
 import { resetConflict, stateEvicted, stateFileFailed } from '../tokens/refusals.ts';
-import type { RawResponse, RequestContext } from './context.ts';
+import type { RawResponse, RequestContext, StoreResult } from './context.ts';
 import { json, refuseRouted } from './respond.ts';
 
-export async function answer(context: RequestContext): Promise<RawResponse> {
+export function answer(context: RequestContext): RawResponse | Promise<RawResponse> {
   const result = context.result;
   const headers = result?.kind === 'list' ? { ...context.served, ...result.headers } : context.served;
+  // A read: answered at once (no microtask).
   if (result?.kind !== 'write') return json(200, context.shown, headers, context.version);
+  return commit(context, result, headers);
+}
+
+async function commit(
+  context: RequestContext,
+  result: Extract<StoreResult, { kind: 'write' }>,
+  headers: Record<string, string>,
+): Promise<RawResponse> {
   const { states } = context.core;
   const committed = states.commit(context.ticket ?? states.begin(context.token), result.changes);
   // A reset or restore of this state came first: the write is not applied.

@@ -8,7 +8,7 @@ import type { ApiVersion, Bundle, BundleOperation } from '../../contract/index.t
 import type { Violation } from '../../validation/index.ts';
 import type { RequestLog } from '../admin/request-log.ts';
 import type { MockLimits } from '../limits.ts';
-import type { Rec } from '../model/index.ts';
+import type { Rec, ViewContext } from '../model/index.ts';
 import type { Cursor } from '../pagination.ts';
 import type { MockPreferences } from '../prefer.ts';
 import type { Projector } from '../project.ts';
@@ -99,10 +99,9 @@ export interface Incoming {
   core: EngineCore;
   raw: RawRequest;
   method: string;
-  url: URL;
   pathname: string;
-  /** CORS headers of every answer but a preflight. */
-  cors: Record<string, string>;
+  /** The query's parameters. */
+  searchParams: URLSearchParams;
   authorization: string | undefined;
   /** The bearer token, when the header holds one. */
   token: string | undefined;
@@ -125,6 +124,8 @@ export interface RequestContext extends Incoming {
   violations: Violation[];
   cursor: Cursor | undefined;
   result: StoreResult | undefined;
+  /** What the collections' views read (./view.ts), made once per request when first needed. */
+  viewContext: ViewContext | undefined;
   /** The answer's body once viewed and projected. */
   shown: unknown;
 }

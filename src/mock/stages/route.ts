@@ -7,7 +7,7 @@
 import { VERSION_HEADER } from '../../contract/index.ts';
 import { adminPreflight } from '../admin/guard.ts';
 import { answerAdmin, isAdminPath } from '../admin/routes.ts';
-import { corsHeaders, preflightHeaders } from '../cors.ts';
+import { preflightHeaders } from '../cors.ts';
 import { malformedUrl, routeRefusal } from '../refusals.ts';
 import type { RouteResult } from '../router.ts';
 import type { EngineCore, Incoming, RawRequest, RawResponse, Target } from './context.ts';
@@ -17,19 +17,40 @@ export const RESET_PATH = '/__mock/reset';
 
 export type Routed = Extract<RouteResult<Target>, { kind: 'matched' | 'unsupported-version' }>;
 
-/** The incoming request read once: method, URL, CORS headers, bearer token (and a write's ticket). */
+/**
+ * A path of plain segments (no dot segment, escape, backslash or character the URL parser would
+ * encode) and a query without a fragment, space or control character: read as they are, which is what
+ * WHATWG URL parsing yields for them. Anything else goes through `new URL`.
+ */
+const SEGMENT = "[A-Za-z0-9_~,:@!$&'()*+;=-]+(?:\\.+[A-Za-z0-9_~,:@!$&'()*+;=-]+)*";
+// Segments separated by one slash each: no way to split a run of characters twice (no backtracking).
+const PLAIN_PATH = new RegExp(`^/(?:${SEGMENT}(?:/${SEGMENT})*/?)?$`);
+const PLAIN_QUERY = /^[^#\x00-\x20\x7f]*$/;
+
+/** The path and query of an origin-form target, as `new URL` reads them (a fast path for plain ones). */
+export function parseTarget(target: string): { pathname: string; searchParams: URLSearchParams } {
+  const mark = target.indexOf('?');
+  const path = mark < 0 ? target : target.slice(0, mark);
+  // With its `?`, which URLSearchParams drops: a query starting with another `?` keeps that one.
+  const query = mark < 0 ? '' : target.slice(mark);
+  if (PLAIN_PATH.test(path) && PLAIN_QUERY.test(query))
+    return { pathname: path, searchParams: new URLSearchParams(query) };
+  const url = new URL(`http://mock.invalid${target.startsWith('/') ? target : `/${target}`}`);
+  return { pathname: url.pathname, searchParams: url.searchParams };
+}
+
+/** The incoming request read once: method, path and query, bearer token (and a write's ticket). */
 export function incomingOf(core: EngineCore, raw: RawRequest, ticket: Incoming['ticket']): Incoming {
-  const url = new URL(`http://mock.invalid${raw.target.startsWith('/') ? raw.target : `/${raw.target}`}`);
+  const { pathname, searchParams } = parseTarget(raw.target);
   const authorization = raw.header('authorization');
   return {
     core,
     raw,
     method: raw.method.toUpperCase(),
-    url,
-    pathname: url.pathname,
-    cors: corsHeaders(raw.header('origin')),
+    searchParams,
+    pathname,
     authorization,
-    token: /^bearer[ \t]+(\S.*)$/i.exec(authorization?.trim() ?? '')?.[1]?.trim(),
+    token: authorization === undefined ? undefined : /^bearer[ \t]+(\S.*)$/i.exec(authorization.trim())?.[1]?.trim(),
     ticket,
   };
 }

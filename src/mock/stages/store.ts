@@ -8,7 +8,7 @@
 
 import { matches } from '../filters.ts';
 import { collectionOf, type Rec, sortKey } from '../model/index.ts';
-import { encodeCursor, pageOf } from '../pagination.ts';
+import { type Cursor, encodeCursor, pageOf } from '../pagination.ts';
 import { fieldRefusal } from '../problems.ts';
 import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
 import { stateRefusal } from '../transitions.ts';
@@ -30,6 +30,15 @@ const notFound = (context: RequestContext, collection: string, param: string, ke
     ),
   );
 
+/** The URL of another page: the request's own, its cursor replaced. */
+function pageLink(context: RequestContext, cursor: Cursor | undefined): string | null {
+  if (!cursor) return null;
+  const params = new URLSearchParams(context.searchParams);
+  params.delete('cursor');
+  params.append('cursor', encodeCursor(cursor));
+  return `${context.raw.origin}${context.pathname}?${params}`;
+}
+
 function list(context: RequestContext, decl: ListDecl): RawResponse | undefined {
   const state = context.core.states.read(context.token);
   let records = state.list(decl.collection);
@@ -44,20 +53,13 @@ function list(context: RequestContext, decl: ListDecl): RawResponse | undefined 
   const applied = decl.filters.filter((f) => context.query[f.param] !== undefined);
   if (applied.length > 0) records = records.filter((r) => applied.every((f) => matches(f, r, context.query[f.param])));
   const page = pageOf(records, (r) => sortKey(decl.collection, r), context.core.pageSize, context.cursor);
-  const link = (cursor: typeof page.next) => {
-    if (!cursor) return null;
-    const params = new URLSearchParams(context.url.searchParams);
-    params.delete('cursor');
-    params.append('cursor', encodeCursor(cursor));
-    return `${context.raw.origin}${context.pathname}?${params}`;
-  };
-  const ignored = decl.notApplied.filter((name) => context.url.searchParams.has(name));
+  const ignored = decl.notApplied.filter((name) => context.searchParams.has(name));
   context.result = {
     kind: 'list',
     collection: decl.collection,
     records: page.items,
-    next: link(page.next),
-    previous: link(page.previous),
+    next: pageLink(context, page.next),
+    previous: pageLink(context, page.previous),
     headers: ignored.length > 0 ? { [IGNORED_FILTERS_HEADER]: ignored.join(', ') } : {},
   };
   return undefined;

@@ -19,12 +19,12 @@ function decodePath(text: string): string {
 }
 
 export const validation: Stage = (context) => {
-  const { target, url } = context;
+  const { target, searchParams } = context;
   const { validator } = target;
-  const repeated = validator.queryParams.find((p) => p.kind !== 'array' && url.searchParams.getAll(p.name).length > 1);
+  const repeated = validator.queryParams.find((p) => p.kind !== 'array' && searchParams.getAll(p.name).length > 1);
   if (repeated) {
     // One value expected, several sent: which one counts is not for the mock to guess.
-    const times = url.searchParams.getAll(repeated.name).length;
+    const times = searchParams.getAll(repeated.name).length;
     const message = `query parameter ${repeated.name} was sent ${times} times; it takes one value.`;
     return refuseRouted(
       context,
@@ -35,7 +35,7 @@ export const validation: Stage = (context) => {
   const path = validator.checkPath(
     Object.fromEntries(target.pathNames.map((name, i) => [name, decodePath(captured[i] ?? '')])),
   );
-  const query = validator.checkQuery(url.searchParams);
+  const query = validator.checkQuery(searchParams);
   context.path = path.values;
   context.query = query.query;
   const violations = [...path.violations, ...query.violations];

@@ -19,9 +19,8 @@ export function version(incoming: Incoming, routed: Routed): RawResponse | Reque
     core: incoming.core,
     raw: incoming.raw,
     method: incoming.method,
-    url: incoming.url,
     pathname: incoming.pathname,
-    cors: incoming.cors,
+    searchParams: incoming.searchParams,
     authorization: incoming.authorization,
     target,
     version: target.version,
@@ -36,6 +35,7 @@ export function version(incoming: Incoming, routed: Routed): RawResponse | Reque
     violations: [],
     cursor: undefined,
     result: undefined,
+    viewContext: undefined,
     shown: undefined,
   };
 }

@@ -11,39 +11,52 @@ import { summarize } from '../refusals.ts';
 import type { RequestContext, Stage, StoreResult, Target } from './context.ts';
 import { JsonText, refuseRouted, stringify } from './respond.ts';
 
-/** A record of `collection` as the context's version shows it. */
-export function viewOf(context: RequestContext, collection: string, record: Rec): Rec {
-  const decl = collectionOf(collection);
-  if (!decl.view) return record;
+/** What a collection's view reads: the caller's state, a write's pending records over it. */
+function viewContextOf(context: RequestContext): ViewContext {
   const state = context.core.states.read(context.token);
   const pending = new Map<string, Rec>();
   if (context.result?.kind === 'write')
     for (const [c, r] of context.result.changes) pending.set(`${c} ${r[collectionOf(c).key]}`, r);
-  const view: ViewContext = {
+  return {
     list: (name) => state.list(name),
     get: (name, key) => pending.get(`${name} ${key}`) ?? state.get(name, key),
     bundle: context.target.bundle,
   };
-  return decl.view(record, view);
+}
+
+/** A record of `collection` as the context's version shows it. */
+export function viewOf(context: RequestContext, collection: string, record: Rec): Rec {
+  const decl = collectionOf(collection);
+  if (!decl.view) return record;
+  // One view context per request, made when a record first needs it.
+  context.viewContext ??= viewContextOf(context);
+  return decl.view(record, context.viewContext);
 }
 
 function shownOf(context: RequestContext): unknown {
   const result = context.result;
   if (!result) return undefined;
-  const one = (record: Rec) => viewOf(context, result.collection, record);
+  const { collection } = result;
   switch (result.kind) {
     case 'list':
-      return { next: result.next, previous: result.previous, results: result.records.map(one) };
+      return {
+        next: result.next,
+        previous: result.previous,
+        results: result.records.map((record) => viewOf(context, collection, record)),
+      };
     case 'records':
-      return result.records.map(one);
+      return result.records.map((record) => viewOf(context, collection, record));
     case 'record':
-      return one(result.record);
+      return viewOf(context, collection, result.record);
     case 'write': {
       const body = result.body as Rec;
       if (result.shape === 'as-is' || !body || typeof body !== 'object') return body;
-      if (result.shape === 'record') return one(body);
+      if (result.shape === 'record') return viewOf(context, collection, body);
       return Object.fromEntries(
-        Object.entries(body).map(([name, value]) => [name, value && typeof value === 'object' ? one(value) : value]),
+        Object.entries(body).map(([name, value]) => [
+          name,
+          value && typeof value === 'object' ? viewOf(context, collection, value) : value,
+        ]),
       );
     }
   }
@@ -72,14 +85,19 @@ function recordProjector(target: Target, kind: keyof typeof RECORD_PARTS): Proje
 function readJson(context: RequestContext, result: Exclude<StoreResult, { kind: 'write' }>): JsonText | undefined {
   const project = recordProjector(context.target, result.kind);
   if (!project) return undefined;
-  const text = (record: Rec) => {
-    const viewed = viewOf(context, result.collection, record);
-    return new JsonText(viewed === record ? recordJson(project, record) : JSON.stringify(project(viewed)));
-  };
-  if (result.kind === 'record') return text(result.record);
-  if (result.kind === 'records') return new JsonText(stringify(result.records.map(text)) ?? '[]');
+  const { collection } = result;
+  if (result.kind === 'record') return recordText(context, collection, project, result.record);
+  // (Inline callbacks, not named closures: a named one is made anew for every request.)
+  const texts = result.records.map((record) => recordText(context, collection, project, record));
+  if (result.kind === 'records') return new JsonText(stringify(texts) ?? '[]');
   const envelope = context.target.project({ next: result.next, previous: result.previous, results: [] }) as Rec;
-  return new JsonText(stringify({ ...envelope, results: result.records.map(text) }) ?? '{}');
+  return new JsonText(stringify({ ...envelope, results: texts }) ?? '{}');
+}
+
+/** One record's JSON: the stored record's remembered text unless its view was made for this request. */
+function recordText(context: RequestContext, collection: string, project: Projector, record: Rec): JsonText {
+  const viewed = viewOf(context, collection, record);
+  return new JsonText(viewed === record ? recordJson(project, record) : JSON.stringify(project(viewed)));
 }
 
 export const view: Stage = (context) => {

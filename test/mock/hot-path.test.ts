@@ -1,0 +1,105 @@
+/**
+ * The fast paths of the engine's hot path (issue #17's throughput) against the slow ways they stand
+ * in for: a plain request target read without `new URL`, the router's index by first segment, the
+ * request log's bodies kept without copying.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RequestLog } from '../../src/mock/admin/request-log.ts';
+import { createRouter } from '../../src/mock/index.ts';
+import { parseTarget } from '../../src/mock/stages/route.ts';
+
+const viaUrl = (target: string) => {
+  const url = new URL(`http://mock.invalid${target.startsWith('/') ? target : `/${target}`}`);
+  return { pathname: url.pathname, query: [...url.searchParams] };
+};
+const viaParse = (target: string) => {
+  const { pathname, searchParams } = parseTarget(target);
+  return { pathname, query: [...searchParams] };
+};
+
+describe('parseTarget', () => {
+  it.each([
+    '/stockrecords/3/',
+    '/subscriptions/?status=active&status=past_due&is_test=false',
+    '/orders/100234/transactions/?cursor=abc%3D&x=a+b',
+    '/a.b/c/',
+    '/a/../b/',
+    '/./x',
+    '//double//',
+    '/a%2e%2E/b',
+    '/x\\y',
+    '/ünïcode/?q=é',
+    '/sp ace/?q=a b',
+    '/q/?a=1#frag',
+    '/tab\t/?a=\n1',
+    "/quote'/?q='\"<>`",
+    '',
+    '?only=query',
+  ])('reads %j as new URL does', (target) => {
+    expect(viaParse(target)).toEqual(viaUrl(target));
+  });
+
+  it('reads any target as new URL does (property)', () => {
+    const chars = fc.constantFrom(...'/aZ09.-_~%2eE?&=#+ \\\'"<>é\t'.split(''));
+    fc.assert(
+      fc.property(fc.string({ unit: chars, maxLength: 24 }), (tail) => {
+        const target = `/${tail}`;
+        expect(viaParse(target)).toEqual(viaUrl(target));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('router index by first segment', () => {
+  const templates = [
+    ['/tickets/{id}/', 'ticket'],
+    ['/tickets/open/', 'open-tickets'],
+    ['/{anything}/open/', 'any-open'],
+    ['/{a}/{b}/', 'any-two'],
+    ['/store/', 'store'],
+  ];
+  const router = createRouter(
+    templates.map(([path = '', target = '']) => ({ method: 'get', path, version: 'v1', target })),
+    ['v1'],
+  );
+  const target = (path: string) => {
+    const found = router.resolve('GET', path, undefined);
+    return found.kind === 'matched' ? found.target : found.kind;
+  };
+
+  it('keeps the most specific template first, across literal and parameter first segments', () => {
+    expect(target('/tickets/open/')).toBe('open-tickets');
+    expect(target('/tickets/7/')).toBe('ticket');
+    expect(target('/orders/open/')).toBe('any-open');
+    expect(target('/orders/7/')).toBe('any-two');
+    expect(target('/store/')).toBe('store');
+    expect(target('/nowhere/')).toBe('not-found');
+  });
+});
+
+describe('request log bodies', () => {
+  const entry = (responseBody: string) => ({
+    method: 'GET',
+    path: '/x/',
+    version: 'v1',
+    status: 200,
+    ms: 1,
+    stateKey: 'token',
+    requestType: undefined,
+    requestBody: '',
+    responseType: 'application/json',
+    responseBody,
+  });
+
+  it('lists a body cut at 4,096 characters, whether kept whole or cut when added', () => {
+    const log = new RequestLog(4);
+    for (const size of [10, 5_000, 70_000]) log.add(entry('x'.repeat(size)));
+    const [big, middle, small] = log.list();
+    expect(small?.response).toEqual({ contentType: 'application/json', body: 'x'.repeat(10), truncated: false });
+    expect(middle?.response).toEqual({ contentType: 'application/json', body: 'x'.repeat(4096), truncated: true });
+    expect(big?.response).toEqual({ contentType: 'application/json', body: 'x'.repeat(4096), truncated: true });
+    expect(small?.state).toMatch(/^[0-9a-f]{12}$/);
+  });
+});
