@@ -24,23 +24,28 @@ function hash(text: string): number {
 }
 
 export function createPrng(seed: string): Prng {
-  let state = hash(seed);
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = state;
+  return new Mulberry32(hash(seed));
+}
+
+/** mulberry32 (a class: a gift card's code makes one per write, with no closures to make). */
+class Mulberry32 implements Prng {
+  constructor(private state: number) {}
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) | 0;
+    let t = this.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  return {
-    next,
-    int,
-    pick: <T>(items: readonly T[]) => items[int(0, items.length - 1)] as T,
-    chars: (length, alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789') => {
-      let out = '';
-      for (let i = 0; i < length; i++) out += alphabet[int(0, alphabet.length - 1)];
-      return out;
-    },
-  };
+  }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(0, items.length - 1)] as T;
+  }
+  chars(length: number, alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'): string {
+    let out = '';
+    for (let i = 0; i < length; i++) out += alphabet[this.int(0, alphabet.length - 1)];
+    return out;
+  }
 }

@@ -199,22 +199,33 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
       });
 
   /** The body, up to MAX_BODY_BYTES, counted against the global cap while it is buffered. */
-  async function readLimited(request: IncomingMessage): Promise<Uint8Array | 'too-large'> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of request) {
-        const piece = chunk as Buffer;
+  function readLimited(request: IncomingMessage): Promise<Uint8Array | 'too-large'> {
+    // Events, not `for await`: an async iterator costs several promises per chunk.
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        buffered -= size;
+        request.removeAllListeners('data').removeAllListeners('end');
+        outcome();
+      };
+      request.on('data', (piece: Buffer) => {
         size += piece.length;
         buffered += piece.length;
-        if (size > MAX_BODY_BYTES) return 'too-large';
-        if (buffered > maxBuffered) throw new BusyError();
-        chunks.push(piece);
-      }
-    } finally {
-      buffered -= size;
-    }
-    return Buffer.concat(chunks);
+        if (size > MAX_BODY_BYTES) settle(() => resolve('too-large'));
+        else if (buffered > maxBuffered) settle(() => reject(new BusyError()));
+        else chunks.push(piece);
+      });
+      request.on('end', () =>
+        settle(() => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))),
+      );
+      request.once('error', (error) => settle(() => reject(error)));
+      // Closed before its end: the client went away mid-body.
+      request.once('close', () => settle(() => reject(new Error('request closed before its body ended'))));
+    });
   }
 
   // The API reference at /docs (src/docs), try-it aimed at this server; built on first request.

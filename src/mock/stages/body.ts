@@ -9,6 +9,8 @@ import { refuseRouted } from './respond.ts';
 import { tooLarge } from './scenario.ts';
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
+/** Stateless between calls (no `stream` option), so one serves every request. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads and parses the body of an operation that has one (no microtask for the others). */
 export const body: Stage = (context) => (context.target.validator.hasBody ? readJson(context) : undefined);
@@ -45,7 +47,7 @@ async function readJson(context: RequestContext): Promise<RawResponse | undefine
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     // Bytes that are not UTF-8.
     return refuseRouted(

@@ -16,30 +16,46 @@ export async function intake(
   run: (incoming: Incoming) => Promise<RawResponse>,
 ): Promise<RawResponse> {
   const started = performance.now();
-  let requestBody: Uint8Array | 'too-large' | undefined;
   const incoming = incomingOf(core, raw, undefined);
   const { token, method } = incoming;
-  if (method !== 'GET' && method !== 'HEAD') {
+  const keeping = method === 'GET' || method === 'HEAD' ? undefined : new BodyKeeping(raw);
+  if (keeping) {
     // A request that may carry a body: what is read is kept for the log.
-    incoming.raw = {
-      method: raw.method,
-      target: raw.target,
-      get origin() {
-        return raw.origin;
-      },
-      header: (name) => raw.header(name),
-      ...(raw.repeated && { repeated: (name: string) => raw.repeated?.(name) ?? false }),
-      readBody: async () => (requestBody = await raw.readBody()),
-    };
+    incoming.raw = keeping;
     if (token) incoming.ticket = core.states.begin(token);
   }
   try {
     const response = await run(incoming);
     if (response.drop || response.version === 'preflight' || response.version === 'admin') return response;
     const stateKey = token ? core.states.keyOf(token) : null;
+    const requestBody = keeping?.body;
     logExchange(core.log, { request: raw, response, requestBody, ms: performance.now() - started, stateKey });
     return { ...response, headers: { ...corsHeaders(raw.header('origin')), ...response.headers } };
   } finally {
     if (incoming.ticket) core.states.end(incoming.ticket);
+  }
+}
+
+/** A request whose body, once read, is kept for the log (a class: no closures made per request). */
+class BodyKeeping implements RawRequest {
+  body: Uint8Array | 'too-large' | undefined;
+  constructor(private readonly raw: RawRequest) {}
+  get method() {
+    return this.raw.method;
+  }
+  get target() {
+    return this.raw.target;
+  }
+  get origin() {
+    return this.raw.origin;
+  }
+  header(name: string) {
+    return this.raw.header(name);
+  }
+  repeated(name: string) {
+    return this.raw.repeated?.(name) ?? false;
+  }
+  readBody() {
+    return this.raw.readBody().then((body) => (this.body = body));
   }
 }
