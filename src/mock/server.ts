@@ -185,48 +185,16 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const { log, port = DEFAULT_PORT } = options;
   const bundles: Bundle[] = loadBundles(options.bundlesDir);
   const isStatic = options.static === true || options.dynamic === true;
-  const maxBuffered = options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES;
   const configuredOrigin = options.origin === undefined ? undefined : new URL(options.origin).origin;
   /** `http://<address>:<port>` once listening (the page links' origin when `Host` is not usable). */
   let boundOrigin = `http://${host}:${port}`;
-  let buffered = 0;
 
   const { handler, versions, operations, engine, journal } = isStatic
     ? await staticBackend(bundles, options)
     : await statefulBackend(bundles, options, {
         originOf: (request) => linkOrigin(request.headers.host, boundOrigin, configuredOrigin),
-        readBody: readLimited,
+        readBody: bodyReader(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
       });
-
-  /** The body, up to MAX_BODY_BYTES, counted against the global cap while it is buffered. */
-  function readLimited(request: IncomingMessage): Promise<Uint8Array | 'too-large'> {
-    // Events, not `for await`: an async iterator costs several promises per chunk.
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let settled = false;
-      const settle = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
-        buffered -= size;
-        request.removeAllListeners('data').removeAllListeners('end');
-        outcome();
-      };
-      request.on('data', (piece: Buffer) => {
-        size += piece.length;
-        buffered += piece.length;
-        if (size > MAX_BODY_BYTES) settle(() => resolve('too-large'));
-        else if (buffered > maxBuffered) settle(() => reject(new BusyError()));
-        else chunks.push(piece);
-      });
-      request.on('end', () =>
-        settle(() => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))),
-      );
-      request.once('error', (error) => settle(() => reject(error)));
-      // Closed before its end: the client went away mid-body.
-      request.once('close', () => settle(() => reject(new Error('request closed before its body ended'))));
-    });
-  }
 
   // The API reference at /docs (src/docs), try-it aimed at this server; built on first request.
   const { createNodeDocsListener } = await import('../docs/index.ts');
@@ -312,6 +280,39 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
       return raw.version;
     });
   return { handler, versions: engine.versions, operations: engine.operations, engine, ...(journal && { journal }) };
+}
+
+/** Reads a body up to MAX_BODY_BYTES, counted against `maxBuffered` bytes buffered across all requests at once. */
+function bodyReader(maxBuffered: number): (request: IncomingMessage) => Promise<Uint8Array | 'too-large'> {
+  let buffered = 0;
+  return function readLimited(request: IncomingMessage): Promise<Uint8Array | 'too-large'> {
+    // Events, not `for await`: an async iterator costs several promises per chunk.
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        buffered -= size;
+        request.removeAllListeners('data').removeAllListeners('end');
+        outcome();
+      };
+      request.on('data', (piece: Buffer) => {
+        size += piece.length;
+        buffered += piece.length;
+        if (size > MAX_BODY_BYTES) settle(() => resolve('too-large'));
+        else if (buffered > maxBuffered) settle(() => reject(new BusyError()));
+        else chunks.push(piece);
+      });
+      request.on('end', () =>
+        settle(() => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))),
+      );
+      request.once('error', (error) => settle(() => reject(error)));
+      // Closed before its end: the client went away mid-body.
+      request.once('close', () => settle(() => reject(new Error('request closed before its body ended'))));
+    });
+  };
 }
 
 /** How a node:http request's body and link origin are read (the server's limits and Host rule). */

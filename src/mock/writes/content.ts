@@ -74,7 +74,6 @@ export const CONTENT_WRITES: Record<string, WriteDecl> = {
       const prng = createPrng(`${seed}/gift-card/${id}`);
       const code = `GC-${prng.chars(4)}-${prng.chars(4)}-${prng.chars(4)}`;
       const card: Rec = {
-        ...clone(state.list('giftCards')[0] ?? {}),
         id,
         code,
         last_four: code.slice(-4),
@@ -87,6 +86,9 @@ export const CONTENT_WRITES: Record<string, WriteDecl> = {
         expired_at: body.expired_at ?? null,
         user: body.user && typeof body.user === 'object' && !Array.isArray(body.user) ? clone(body.user) : null,
       };
+      // A field the contract may add that the write does not set: as the first card has it.
+      const template = state.list('giftCards')[0] ?? {};
+      for (const name in template) if (!Object.hasOwn(card, name)) card[name] = clone(template[name]);
       return { ok: true, body: card, changes: [['giftCards', card]] };
     },
   },
