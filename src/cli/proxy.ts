@@ -10,6 +10,7 @@ import {
   DEFAULT_REDACT,
   DEFAULT_UPSTREAM_TIMEOUT_MS,
   formatSummary,
+  HELD_BYTES,
   REPORT_PATH,
   startProxy,
   VIOLATIONS_HEADER,
@@ -17,7 +18,7 @@ import {
 import { CommandError, UsageError } from './exit-codes.ts';
 
 export const PROXY_USAGE = `proxy --upstream URL [--port N] [--host H] [--record FILE] [--record-limit N]
-      [--redact FIELDS] [--strict] [--upstream-timeout MS] [--quiet]
+      [--redact FIELDS] [--strict] [--upstream-timeout MS] [--held-bytes N] [--quiet]
   --upstream URL        the real API's root, e.g. https://staging.example.com/api/admin
   --port, --host        where to listen (default 127.0.0.1:${DEFAULT_PROXY_PORT}; --port 0 picks a free one)
   --record FILE         write every 2xx JSON exchange to FILE, loadable by "mock --data FILE" and read by "drift"
@@ -25,8 +26,10 @@ export const PROXY_USAGE = `proxy --upstream URL [--port N] [--host H] [--record
   --redact FIELDS       comma-separated fields faked in the recording (default ${DEFAULT_REDACT.join(',')}; "none" for none)
   --strict              refuse a request that breaks the contract with the mock's problem (default: forward and report)
   --upstream-timeout MS time the upstream has to answer (default ${DEFAULT_UPSTREAM_TIMEOUT_MS}), then 504
+  --held-bytes N        answers up to N bytes are checked before they are sent, the total in the header
+                        (default ${HELD_BYTES}); longer ones stream, the total in a trailer
   --quiet               no log line per exchange (violations are still logged)
-  Each answer carries ${VIOLATIONS_HEADER} (header and trailer); GET ${REPORT_PATH} is the report so far.
+  Each answer carries ${VIOLATIONS_HEADER}; GET ${REPORT_PATH} is the report so far.
   docs/proxy.md documents the loop: record, serve as fixtures, report drift.`;
 
 function positiveInteger(flag: string, text: string | undefined, fallback: number, min = 1): number {
@@ -50,6 +53,7 @@ function parse(args: string[]) {
         redact: { type: 'string' },
         strict: { type: 'boolean' },
         'upstream-timeout': { type: 'string' },
+        'held-bytes': { type: 'string' },
         quiet: { type: 'boolean' },
         'bundles-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -87,6 +91,7 @@ export async function runProxyCommand(args: string[]): Promise<'help' | 'running
     ...(redact && { redact }),
     strict: values.strict ?? false,
     upstreamTimeoutMs: positiveInteger('--upstream-timeout', values['upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_MS),
+    heldBytes: positiveInteger('--held-bytes', values['held-bytes'], HELD_BYTES, 0),
     ...(values['bundles-dir'] !== undefined && { bundlesDir: values['bundles-dir'] }),
     log: (line: string) => {
       if (!quiet || line.startsWith('  violation')) console.log(line);

@@ -5,9 +5,11 @@
  * problem bodies: 502 naming the upstream (unreachable, or an answer over the size bound), 504 after
  * the upstream timeout. An upstream 5xx or 3xx is passed through as is (a redirect is never followed).
  *
- * `X-Contract-Violations` is a header (the request's violations, known before the answer starts) and
- * a trailer (the total, the response's included), since the answer is streamed: the body is checked
- * once it has passed through. The report and the log always have every violation.
+ * `X-Contract-Violations` is a header giving the exchange's total: an answer up to `heldBytes` (256
+ * KiB by default: any ticket, page or record) is held whole, checked, then sent in one write with
+ * its Content-Length. A longer one is streamed as it comes (backpressure kept): its header counts
+ * the request's violations (known before the answer starts) and a trailer gives the total. The
+ * report and the log always have every violation.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VERSION_HEADER } from '../contract/index.ts';
@@ -34,8 +36,13 @@ export interface ExchangeContext {
   strict: boolean;
   timeoutMs: number;
   maxResponseBytes: number;
+  /** Answers up to this many bytes are held and sent whole, the total in the header; longer ones stream. */
+  heldBytes: number;
   recorder?: Recorder;
 }
+
+/** The default of {@link ExchangeContext.heldBytes}. */
+export const HELD_BYTES = 256 * 1024;
 
 interface Incoming {
   method: string;
@@ -164,26 +171,30 @@ export async function handleExchange(
 
 const isJson = (contentType: string | undefined) => /^application\/([\w.+-]+\+)?json\b/i.test(contentType ?? '');
 
+/** How the answer goes back: held and sent whole, streamed with a trailer, or without a body. */
+type Delivery = { kind: 'held'; length: number } | { kind: 'streamed' } | { kind: 'bodyless' };
+
 /** The upstream's headers for the client: hop-by-hop and CORS ones replaced by the mock's own. */
-function headersFor(request: IncomingMessage, upstream: IncomingMessage, requestViolations: number, bodyless: boolean) {
+function headersFor(request: IncomingMessage, upstream: IncomingMessage, violations: number, delivery: Delivery) {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(upstream.headers)) {
     if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('access-control-')) continue;
     headers[name] = value;
   }
-  if (bodyless && upstream.headers['content-length'] !== undefined)
+  if (delivery.kind === 'bodyless' && upstream.headers['content-length'] !== undefined)
     headers['content-length'] = upstream.headers['content-length'];
+  if (delivery.kind === 'held') headers['content-length'] = String(delivery.length);
   return {
     ...headers,
     ...corsHeaders(headerOf(request, 'origin')),
-    [VIOLATIONS_HEADER]: String(requestViolations),
-    ...(!bodyless && { Trailer: VIOLATIONS_HEADER }),
+    [VIOLATIONS_HEADER]: String(violations),
+    ...(delivery.kind === 'streamed' && { Trailer: VIOLATIONS_HEADER }),
   };
 }
 
 type Outcome = ExchangeOutcome & { incoming: Incoming };
 
-/** Stage 3: forward, stream the answer back (bounded), then check, record and count it. */
+/** Stage 3: forward, hold or stream the answer back (bounded), check, record and count it. */
 async function forward(
   context: ExchangeContext,
   request: IncomingMessage,
@@ -207,66 +218,114 @@ async function forward(
   response.once('close', () => {
     if (!response.writableFinished) outgoing.destroy();
   });
-  const name = context.upstream.name;
   try {
     const answer = await answered;
     const status = answer.statusCode ?? 502;
-    if (Number(answer.headers['content-length']) > context.maxResponseBytes) {
-      answer.destroy();
-      const detail = `The upstream ${name} answered ${answer.headers['content-length']} bytes, over the proxy's bound of ${context.maxResponseBytes}.`;
-      sendProblem(request, response, refusal('upstreamTooLarge', detail).body);
+    const refused = overBound(context, answer);
+    // Declared larger than the bound: not read at all.
+    if (refused) {
+      sendProblem(request, response, refused);
       return { ...base, status: 502, response: [], kind: 'unreachable' };
     }
     const bodyless = incoming.method === 'HEAD' || status === 204 || status === 304;
-    response.writeHead(status, headersFor(request, answer, incoming.request.length, bodyless));
-    const text = await stream(answer, response, isJson(answer.headers['content-type']), context.maxResponseBytes);
+    const startStream = () =>
+      response.writeHead(status, headersFor(request, answer, incoming.request.length, { kind: 'streamed' }));
+    const relayed = await relay(answer, response, context, startStream);
+    const contentType = answer.headers['content-type'];
     const checked = incoming.route
-      ? context.checker.checkResponse(incoming.route, status, answer.headers['content-type'] ?? null, text)
+      ? context.checker.checkResponse(incoming.route, status, contentType ?? null, relayed.text)
       : [];
-    if (!bodyless) response.addTrailers({ [VIOLATIONS_HEADER]: String(incoming.request.length + checked.length) });
-    response.end();
-    record(context, incoming, status, answer.headers['content-type'], text, checked);
+    const total = incoming.request.length + checked.length;
+    if (relayed.held) {
+      const delivery: Delivery = bodyless ? { kind: 'bodyless' } : { kind: 'held', length: relayed.held.length };
+      response.writeHead(status, headersFor(request, answer, total, delivery));
+      response.end(bodyless ? undefined : relayed.held);
+    } else {
+      response.addTrailers({ [VIOLATIONS_HEADER]: String(total) });
+      response.end();
+    }
+    record(context, incoming, status, contentType, relayed.text, checked);
     return { ...base, status, response: checked };
   } catch (error) {
-    if (response.headersSent) {
-      response.destroy();
-      return { ...base, status: timedOut ? 504 : 502, response: [], kind: timedOut ? 'timeout' : 'unreachable' };
-    }
-    if (timedOut) {
-      const detail = `The upstream ${name} did not answer within ${context.timeoutMs} ms (--upstream-timeout).`;
-      sendProblem(request, response, refusal('gatewayTimeout', detail).body);
-      return { ...base, status: 504, response: [], kind: 'timeout' };
-    }
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    sendProblem(request, response, refusal('badGateway', `The upstream ${name} could not be reached (${code}).`).body);
-    return { ...base, status: 502, response: [], kind: 'unreachable' };
+    return failed(context, request, response, error, timedOut, base);
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** Copies the answer to the client as it comes (backpressure kept); resolves with the JSON text it kept. */
-function stream(answer: IncomingMessage, response: ServerResponse, keep: boolean, max: number): Promise<string> {
+/** An answer whose declared length is over the proxy's bound: the 502 problem to send instead. */
+function overBound(context: ExchangeContext, answer: IncomingMessage): Problem | undefined {
+  const declared = answer.headers['content-length'];
+  if (!(Number(declared) > context.maxResponseBytes)) return undefined;
+  answer.destroy();
+  const detail = `The upstream ${context.upstream.name} answered ${declared} bytes, over the proxy's bound of ${context.maxResponseBytes}.`;
+  return refusal('upstreamTooLarge', detail).body;
+}
+
+/** The upstream failed (unreachable, timed out, cut): a 502/504 problem, or a cut answer once streaming. */
+function failed(
+  context: ExchangeContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  error: unknown,
+  timedOut: boolean,
+  base: Omit<Outcome, 'status' | 'response' | 'kind'>,
+): Outcome {
+  const name = context.upstream.name;
+  if (response.headersSent) {
+    // Streaming had started: the client sees the answer cut.
+    response.destroy();
+    return { ...base, status: timedOut ? 504 : 502, response: [], kind: timedOut ? 'timeout' : 'unreachable' };
+  }
+  if (timedOut) {
+    const detail = `The upstream ${name} did not answer within ${context.timeoutMs} ms (--upstream-timeout).`;
+    sendProblem(request, response, refusal('gatewayTimeout', detail).body);
+    return { ...base, status: 504, response: [], kind: 'timeout' };
+  }
+  const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  sendProblem(request, response, refusal('badGateway', `The upstream ${name} could not be reached (${code}).`).body);
+  return { ...base, status: 502, response: [], kind: 'unreachable' };
+}
+
+/**
+ * Reads the answer: held whole while it stays within `heldBytes`; past that, `startStream` sends the
+ * headers and the answer is copied to the client as it comes (backpressure kept). Resolves with the
+ * held bytes (none once streamed) and the text of a JSON answer (for the check and the recording).
+ */
+function relay(
+  answer: IncomingMessage,
+  response: ServerResponse,
+  context: ExchangeContext,
+  startStream: () => void,
+): Promise<{ held?: Buffer; text: string }> {
+  const keep = isJson(answer.headers['content-type']);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let streaming = false;
     answer.on('data', (chunk: Buffer) => {
       size += chunk.length;
       // The client's bound (MAX_RESPONSE_BYTES): beyond it the answer is cut, never buffered.
-      if (size > max) {
-        answer.destroy(new Error(`the upstream answer exceeds ${max} bytes`));
-        return;
+      if (size > context.maxResponseBytes)
+        return answer.destroy(new Error(`the upstream answer exceeds ${context.maxResponseBytes} bytes`));
+      if (!streaming && size <= context.heldBytes) return chunks.push(chunk);
+      if (!streaming) {
+        // Longer than what is held: the headers go now, then what was held.
+        streaming = true;
+        startStream();
+        for (const held of chunks) response.write(held);
+        if (!keep) chunks.length = 0;
       }
       if (keep) chunks.push(chunk);
-      // Corked until the next turn: a body that ends now leaves in one write with its trailer.
-      response.cork();
-      setImmediate(() => response.uncork());
       if (!response.write(chunk)) {
         answer.pause();
         response.once('drain', () => answer.resume());
       }
     });
-    answer.once('end', () => resolve(keep ? Buffer.concat(chunks).toString('utf8') : ''));
+    answer.once('end', () => {
+      const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      resolve({ ...(!streaming && { held: whole }), text: keep ? whole.toString('utf8') : '' });
+    });
     answer.once('error', reject);
     // Destroyed without an error (the client left, the timeout): no 'end' will come.
     answer.once('close', () => {

@@ -10,7 +10,7 @@ import type { Contract } from '../conformance/index.ts';
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import { listen, preflightHeaders } from '../mock/index.ts';
 import { createExchangeChecker } from './check.ts';
-import { type ExchangeContext, handleExchange } from './exchange.ts';
+import { type ExchangeContext, HELD_BYTES, handleExchange } from './exchange.ts';
 import { Recorder } from './recorder.ts';
 import { recordModel } from './records.ts';
 import { createRedactor, DEFAULT_REDACT } from './redact.ts';
@@ -40,6 +40,11 @@ export interface ProxyOptions {
   upstreamTimeoutMs?: number;
   /** Largest upstream answer passed through, in bytes. Default: the client's MAX_RESPONSE_BYTES. */
   maxResponseBytes?: number;
+  /**
+   * Answers up to this many bytes are held, checked and sent whole with the exchange's total in
+   * `X-Contract-Violations`; longer ones stream, the total in a trailer. Default 256 KiB.
+   */
+  heldBytes?: number;
   /** Directory holding the `<version>.json` bundles. Default: this package's. */
   bundlesDir?: string;
   /** Receives one line per exchange and one per violation. No header value or query is ever logged. */
@@ -105,6 +110,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     strict: options.strict ?? false,
     timeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     maxResponseBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
+    heldBytes: options.heldBytes ?? HELD_BYTES,
     ...(recorder && { recorder }),
   };
   const report = () => builder.report(recorder?.stats());
