@@ -284,35 +284,45 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
 
 /** Reads a body up to MAX_BODY_BYTES, counted against `maxBuffered` bytes buffered across all requests at once. */
 function bodyReader(maxBuffered: number): (request: IncomingMessage) => Promise<Uint8Array | 'too-large'> {
-  let buffered = 0;
-  return function readLimited(request: IncomingMessage): Promise<Uint8Array | 'too-large'> {
-    // Events, not `for await`: an async iterator costs several promises per chunk.
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let settled = false;
-      const settle = (outcome: () => void) => {
-        if (settled) return;
-        settled = true;
-        buffered -= size;
-        request.removeAllListeners('data').removeAllListeners('end');
-        outcome();
-      };
+  const total = { buffered: 0, max: maxBuffered };
+  // Events, not `for await` (an async iterator costs several promises per chunk); inline callbacks,
+  // not named closures (made anew for every request).
+  return (request) =>
+    new Promise((resolve, reject) => {
+      const read: BodyRead = { chunks: [], size: 0, settled: false, request, total };
       request.on('data', (piece: Buffer) => {
-        size += piece.length;
-        buffered += piece.length;
-        if (size > MAX_BODY_BYTES) settle(() => resolve('too-large'));
-        else if (buffered > maxBuffered) settle(() => reject(new BusyError()));
-        else chunks.push(piece);
+        read.size += piece.length;
+        total.buffered += piece.length;
+        if (read.size > MAX_BODY_BYTES) settle(read) && resolve('too-large');
+        else if (total.buffered > total.max) settle(read) && reject(new BusyError());
+        else read.chunks.push(piece);
       });
-      request.on('end', () =>
-        settle(() => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks))),
+      request.on(
+        'end',
+        () =>
+          settle(read) && resolve(read.chunks.length === 1 ? (read.chunks[0] as Buffer) : Buffer.concat(read.chunks)),
       );
-      request.once('error', (error) => settle(() => reject(error)));
+      request.once('error', (error) => settle(read) && reject(error));
       // Closed before its end: the client went away mid-body.
-      request.once('close', () => settle(() => reject(new Error('request closed before its body ended'))));
+      request.once('close', () => settle(read) && reject(new Error('request closed before its body ended')));
     });
-  };
+}
+
+interface BodyRead {
+  chunks: Buffer[];
+  size: number;
+  settled: boolean;
+  request: IncomingMessage;
+  total: { buffered: number; max: number };
+}
+
+/** Ends a body read once: its bytes leave the global count, its listeners go. False if it had ended. */
+function settle(read: BodyRead): boolean {
+  if (read.settled) return false;
+  read.settled = true;
+  read.total.buffered -= read.size;
+  read.request.removeAllListeners('data').removeAllListeners('end');
+  return true;
 }
 
 /** How a node:http request's body and link origin are read (the server's limits and Host rule). */

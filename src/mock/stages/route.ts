@@ -19,13 +19,14 @@ export type Routed = Extract<RouteResult<Target>, { kind: 'matched' | 'unsupport
 
 /**
  * A path of plain segments (no dot segment, escape, backslash or character the URL parser would
- * encode) and a query without a fragment, space or control character: read as they are, which is what
+ * encode) and a query of printable ASCII without a fragment or space: read as they are, which is what
  * WHATWG URL parsing yields for them. Anything else goes through `new URL`.
  */
 const SEGMENT = "[A-Za-z0-9_~,:@!$&'()*+;=-]+(?:\\.+[A-Za-z0-9_~,:@!$&'()*+;=-]+)*";
 // Segments separated by one slash each: no way to split a run of characters twice (no backtracking).
 const PLAIN_PATH = new RegExp(`^/(?:${SEGMENT}(?:/${SEGMENT})*/?)?$`);
-const PLAIN_QUERY = /^[^#\x00-\x20\x7f]*$/;
+// Printable ASCII but space and `#`.
+const PLAIN_QUERY = /^[!-"$-~]*$/;
 
 /** The path and query of an origin-form target, as `new URL` reads them (a fast path for plain ones). */
 export function parseTarget(target: string): { pathname: string; searchParams: URLSearchParams } {
