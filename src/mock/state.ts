@@ -22,10 +22,52 @@ const sizes = new WeakMap<Rec, number>();
 export function sizeOf(record: Rec): number {
   let size = sizes.get(record);
   if (size === undefined) {
-    size = JSON.stringify(record).length;
+    size = jsonLength(record);
     sizes.set(record, size);
   }
   return size;
+}
+
+/**
+ * The length of `JSON.stringify(value)`, counted without making the text (a write's hot path);
+ * a string's escapes are not counted, so a string holding quotes or control characters counts
+ * a few characters short.
+ */
+export function jsonLength(value: unknown): number {
+  if (value === null) return 4;
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+      return Number.isFinite(value) ? String(value).length : 4;
+    case 'boolean':
+      return value ? 4 : 5;
+    case 'object':
+      return Array.isArray(value) ? arrayLength(value) : objectLength(value as Record<string, unknown>);
+    default:
+      return 0;
+  }
+}
+
+function arrayLength(items: unknown[]): number {
+  let length = 1 + Math.max(items.length - 1, 0) + 1;
+  // An undefined or function item is written `null`, as JSON.stringify writes it.
+  for (const item of items) length += item === undefined || typeof item === 'function' ? 4 : jsonLength(item);
+  return length;
+}
+
+function objectLength(object: Record<string, unknown>): number {
+  let length = 2;
+  let members = 0;
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const item = object[key];
+    // Left out, as JSON.stringify leaves them out.
+    if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+    length += key.length + 3 + jsonLength(item);
+    members++;
+  }
+  return length + Math.max(members - 1, 0);
 }
 
 function indexOf(collection: string, records: Rec[]): Map<string, number> {

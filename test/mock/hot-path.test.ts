@@ -1,13 +1,14 @@
 /**
  * The fast paths of the engine's hot path (issue #17's throughput) against the slow ways they stand
  * in for: a plain request target read without `new URL`, the router's index by first segment, the
- * request log's bodies kept without copying.
+ * request log's bodies kept without copying, a record's JSON length counted without serializing it.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RequestLog } from '../../src/mock/admin/request-log.ts';
-import { createRouter } from '../../src/mock/index.ts';
+import { createMockEngine, createRouter } from '../../src/mock/index.ts';
 import { parseTarget } from '../../src/mock/stages/route.ts';
+import { jsonLength } from '../../src/mock/state.ts';
 
 const viaUrl = (target: string) => {
   const url = new URL(`http://mock.invalid${target.startsWith('/') ? target : `/${target}`}`);
@@ -101,5 +102,28 @@ describe('request log bodies', () => {
     expect(middle?.response).toEqual({ contentType: 'application/json', body: 'x'.repeat(4096), truncated: true });
     expect(big?.response).toEqual({ contentType: 'application/json', body: 'x'.repeat(4096), truncated: true });
     expect(small?.state).toMatch(/^[0-9a-f]{12}$/);
+  });
+});
+
+describe('a record size counted without serializing it', () => {
+  it('is JSON.stringify’s length for every seeded record of every collection', () => {
+    const data = createMockEngine().export() as Record<string, unknown[]>;
+    let records = 0;
+    for (const list of Object.values(data)) {
+      for (const record of list) {
+        records++;
+        expect(jsonLength(record)).toBe(JSON.stringify(record).length);
+      }
+    }
+    expect(records).toBeGreaterThan(100);
+  });
+
+  it.each([
+    [{ a: undefined, b: () => 1, c: [undefined, 1.5, -0, 1e21, Number.NaN], d: { e: null, f: false } }],
+    [[]],
+    [{}],
+    ['text'],
+  ])('counts %j as JSON.stringify does', (value) => {
+    expect(jsonLength(value)).toBe(JSON.stringify(value).length);
   });
 });

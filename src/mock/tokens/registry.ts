@@ -26,12 +26,18 @@ export class Registry<V> {
     this.onEvict = options.onEvict;
   }
 
+  /** The key used last: reading it again moves nothing (a request reads its state several times). */
+  private newest: string | undefined;
+
   /** The value, now the most recently used. */
   get(key: string): V | undefined {
     const slot = this.values.get(key);
     if (!slot) return undefined;
-    this.values.delete(key);
-    this.values.set(key, slot);
+    if (key !== this.newest) {
+      this.values.delete(key);
+      this.values.set(key, slot);
+      this.newest = key;
+    }
     return slot.value;
   }
 
@@ -39,6 +45,7 @@ export class Registry<V> {
   set(key: string, value: V, cost: number): void {
     this.delete(key);
     this.values.set(key, { value, cost });
+    this.newest = key;
     this.total += cost;
     this.evict(key);
   }
