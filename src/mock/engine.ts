@@ -11,6 +11,8 @@
  */
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
+import { secondsClock } from './clock.ts';
+import { handleFetch } from './fetch.ts';
 import { limitsOf, MAX_BODY_BYTES, type MockLimits } from './limits.ts';
 import { applyFixtures, type MockFixtures } from './model/fixtures.ts';
 import { type StoreData, seedStore } from './model/index.ts';
@@ -147,10 +149,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     pageSize,
     limits,
     scenarios: options.scenarios ?? [],
-    timestamp: () =>
-      now()
-        .toISOString()
-        .replace(/\.\d{3}Z$/, 'Z'),
+    timestamp: secondsClock(now),
   };
 
   async function run(incoming: Incoming): Promise<RawResponse> {
@@ -180,28 +179,4 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     pageSize,
     limits: core.limits,
   };
-}
-
-/** A Fetch request through `handleRaw`, the API mounted under `basePath` (kept in page links). */
-async function handleFetch(
-  handleRaw: (raw: RawRequest) => Promise<RawResponse>,
-  request: Request,
-  basePath = '',
-): Promise<Response> {
-  const url = new URL(request.url);
-  const base = basePath.replace(/\/+$/, '');
-  const pathname = base && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
-  const raw = await handleRaw({
-    method: request.method,
-    target: `${pathname}${url.search}`,
-    origin: `${url.origin}${pathname === url.pathname ? '' : base}`,
-    header: (name) => request.headers.get(name) ?? undefined,
-    readBody: async () => {
-      if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return 'too-large';
-      const bytes = new Uint8Array(await request.arrayBuffer());
-      return bytes.length > MAX_BODY_BYTES ? 'too-large' : bytes;
-    },
-  });
-  if (raw.drop) return Response.error();
-  return new Response(raw.body === '' ? null : raw.body, { status: raw.status, headers: raw.headers });
 }

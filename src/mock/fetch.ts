@@ -1,0 +1,27 @@
+/** The engine behind the Fetch API (MSW, tests, a browser): a `Request` in, a `Response` out. */
+import { MAX_BODY_BYTES } from './limits.ts';
+import type { RawRequest, RawResponse } from './stages/context.ts';
+
+/** A Fetch request through `handleRaw`, the API mounted under `basePath` (kept in page links). */
+export async function handleFetch(
+  handleRaw: (raw: RawRequest) => Promise<RawResponse>,
+  request: Request,
+  basePath = '',
+): Promise<Response> {
+  const url = new URL(request.url);
+  const base = basePath.replace(/\/+$/, '');
+  const pathname = base && url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : url.pathname;
+  const raw = await handleRaw({
+    method: request.method,
+    target: `${pathname}${url.search}`,
+    origin: `${url.origin}${pathname === url.pathname ? '' : base}`,
+    header: (name) => request.headers.get(name) ?? undefined,
+    readBody: async () => {
+      if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return 'too-large';
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      return bytes.length > MAX_BODY_BYTES ? 'too-large' : bytes;
+    },
+  });
+  if (raw.drop) return Response.error();
+  return new Response(raw.body === '' ? null : raw.body, { status: raw.status, headers: raw.headers });
+}
