@@ -94,7 +94,7 @@ describe('request log bodies', () => {
     responseBody,
   });
 
-  it('lists a body cut at 4,096 characters, whether kept whole or cut when added', () => {
+  it('lists a body cut at 4,096 characters, whether short or cut (copied) when added', () => {
     const log = new RequestLog(4);
     for (const size of [10, 5_000, 70_000]) log.add(entry('x'.repeat(size)));
     const [big, middle, small] = log.list();
