@@ -27,4 +27,5 @@ export {
   readFixtures,
   startMock,
 } from './server.ts';
+export { parseTarget } from './stages/route.ts';
 export { type OperationValidator, validatorsOf } from './validate.ts';

@@ -17,6 +17,7 @@ import {
   corsHeaders,
   MAX_BODY_BYTES,
   type Problem,
+  parseTarget,
   type Refusal,
   refusal,
   routeRefusal,
@@ -94,7 +95,8 @@ function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
 function describe(context: ExchangeContext, request: IncomingMessage, body: Buffer): Incoming {
   const method = request.method ?? 'GET';
   const target = request.url ?? '/';
-  const url = new URL(target.startsWith('/') ? `http://proxy.invalid${target}` : target);
+  // An origin-form target as the mock reads it; an absolute one (a client that knows it talks to a proxy) by URL.
+  const url = target.startsWith('/') ? parseTarget(target) : new URL(target);
   const versionHeader = headerOf(request, VERSION_HEADER);
   const route = context.checker.route(method, url.pathname, versionHeader);
   if (route.kind !== 'matched') {
