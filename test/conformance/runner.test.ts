@@ -10,14 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runConformance } from '../../src/conformance/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
-import { runProcess } from '../helpers/process.ts';
+import { CLI, runProcess } from '../helpers/process.ts';
 import { DEFECTS, startWrongServer } from './wrong-server.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
-const runCli = (args: string[]) =>
-  runProcess(process.execPath, [TSX, 'src/cli/bin.ts', 'conformance', ...args], { cwd: ROOT });
+const runCli = (args: string[]) => runProcess(process.execPath, [...CLI, 'conformance', ...args], { cwd: ROOT });
 
 let wrong: Awaited<ReturnType<typeof startWrongServer>>;
 let staticMock: MockServer;

@@ -74,14 +74,21 @@ async function open(url: string, allowed: string[] = []): Promise<Opened> {
 
 const shownText = (page: Page) => page.locator('elements-api').innerText();
 
-/** Waits until the operation page of `summary` is the one shown. */
-async function waitForOperation(page: Page, summary: string): Promise<void> {
-  await page.waitForFunction(
-    (want) =>
-      [...document.querySelectorAll('elements-api h1')].some((h) => (h as HTMLElement).innerText.trim() === want),
-    summary,
+/**
+ * Waits until the operation page of `summary` is the one shown, and throws if it is not. With the
+ * `hash` the page was sent to, it also stops waiting as soon as the page leaves that hash (the
+ * renderer sends an operation it does not have to the overview, `#/`): the page has decided, no
+ * need to wait out the 10 s bound.
+ */
+async function waitForOperation(page: Page, summary: string, hash?: string): Promise<void> {
+  const shown = await page.waitForFunction(
+    ([want, sentTo]) =>
+      [...document.querySelectorAll('elements-api h1')].some((h) => (h as HTMLElement).innerText.trim() === want) ||
+      (sentTo !== undefined && location.hash !== sentTo ? 'left' : false),
+    [summary, hash] as const,
     { timeout: 10_000 },
   );
+  if ((await shown.jsonValue()) !== true) throw new Error(`the page left ${hash} without showing "${summary}"`);
 }
 
 /**
@@ -125,11 +132,12 @@ async function checkOperations(page: Page, version: (typeof VERSIONS)[number]): 
       problems.push(`${spec.operationId}: not in the bundle`);
       continue;
     }
-    await page.evaluate((id) => {
-      location.hash = `#/operations/${id}`;
-    }, spec.operationId);
+    const hash = `#/operations/${spec.operationId}`;
+    await page.evaluate((to) => {
+      location.hash = to;
+    }, hash);
     try {
-      await waitForOperation(page, operation.summary);
+      await waitForOperation(page, operation.summary, hash);
     } catch {
       problems.push(`${spec.operationId}: its page does not render`);
       continue;

@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { ROOT } from './bundles.ts';
+import { CLI } from './process.ts';
 
 export interface MockProcess {
   child: ChildProcess;
@@ -14,14 +15,10 @@ export interface MockProcess {
 }
 
 export async function spawnMock(args: string[]): Promise<MockProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/bin.ts', 'mock', '--port', '0', '--quiet', ...args],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, [...CLI, 'mock', '--port', '0', '--quiet', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;

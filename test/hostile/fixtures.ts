@@ -105,13 +105,16 @@ export async function scratchSource(): Promise<string> {
   return dir;
 }
 
-/** Adds a property whose schema is `{$ref: ref}` to the Store schema of a scratch source. */
-export async function plantRef(dir: string, ref: string, file = STORE_SCHEMA): Promise<void> {
+/**
+ * Adds a property (`planted` unless named) whose schema is `{$ref: ref}` to the Store schema (or
+ * `file`) of a scratch source.
+ */
+export async function plantRef(dir: string, ref: string, file = STORE_SCHEMA, property = 'planted'): Promise<void> {
   const path = join(dir, file);
   const text = await readFile(path, 'utf8');
   const anchor = '\nproperties:\n';
   if (!text.includes(anchor)) throw new Error(`${file} has no top-level properties: update the fixture`);
-  await writeFile(path, text.replace(anchor, `${anchor}  planted:\n    $ref: ${JSON.stringify(ref)}\n`));
+  await writeFile(path, text.replace(anchor, `${anchor}  ${property}:\n    $ref: ${JSON.stringify(ref)}\n`));
 }
 
 export const removeDir = (dir: string) => rm(dir, { recursive: true, force: true });

@@ -10,9 +10,9 @@ import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/net.ts';
 import { EXIT } from '../../src/cli/index.ts';
 import { startMock } from '../../src/mock/index.ts';
+import { CLI } from '../helpers/process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
 const running = new Set<ChildProcess>();
 
@@ -116,7 +116,7 @@ describe('npm start', () => {
   });
 
   it('serves generated data with --dynamic, the same for the same --seed, and stops on SIGTERM too', async () => {
-    const args = [TSX, 'src/cli/bin.ts', 'mock', '--port', '0', '--quiet', '--dynamic', '--seed', 'frontend'];
+    const args = [...CLI, 'mock', '--port', '0', '--quiet', '--dynamic', '--seed', 'frontend'];
     const mock = start(process.execPath, args);
     await until(
       () => mock.stdout().includes('press Ctrl-C to stop'),
@@ -140,7 +140,7 @@ describe('npm start', () => {
 
   it('takes HOST and PORT from the environment, and --port over PORT', async () => {
     const port = await freePort();
-    const mock = start(process.execPath, [TSX, 'src/cli/bin.ts', 'mock', '--port', String(port), '--quiet'], {
+    const mock = start(process.execPath, [...CLI, 'mock', '--port', String(port), '--quiet'], {
       PORT: '1',
       HOST: '127.0.0.1',
     });
@@ -164,7 +164,7 @@ describe('npm start', () => {
       blocker = createServer();
       await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
       port = (blocker.address() as { port: number }).port;
-      const mock = start(process.execPath, [TSX, 'src/cli/bin.ts', 'mock'], { PORT: String(port) });
+      const mock = start(process.execPath, [...CLI, 'mock'], { PORT: String(port) });
       expect((await mock.exited).code).toBe(EXIT.internal);
       const lines = mock.stderr().trim().split('\n');
       expect(lines).toHaveLength(1);
@@ -179,7 +179,7 @@ describe('npm start', () => {
   });
 
   it('refuses a port that is not a number, naming it, as a usage error (exit 2) under the bin and npm start', async () => {
-    const mock = start(process.execPath, [TSX, 'src/cli/bin.ts', 'mock'], { PORT: 'http' });
+    const mock = start(process.execPath, [...CLI, 'mock'], { PORT: 'http' });
     expect((await mock.exited).code).toBe(EXIT.usage);
     expect(mock.stderr().trim().split('\n')[0]).toBe(
       'store-admin-contract: Invalid port "http": set PORT to a number from 0 to 65535.',
@@ -190,7 +190,7 @@ describe('npm start', () => {
   });
 
   it('lists the example names for Prefer: example=<name>', async () => {
-    const listing = start(process.execPath, [TSX, 'src/cli/bin.ts', 'mock', '--examples']);
+    const listing = start(process.execPath, [...CLI, 'mock', '--examples']);
     expect((await listing.exited).code).toBe(0);
     expect(listing.stdout()).toMatch(/2024-04-01\s+GET\s+\/subscriptions\/\s+200: active, past_due/);
     expect(listing.stdout()).toMatch(/unstable\s+GET\s+\/tickets\/\{id\}\/\s+200: open, solved/);

@@ -12,7 +12,7 @@ import { startMock } from '../../src/mock/index.ts';
 import { Journal } from '../../src/mock/persistence/journal.ts';
 import { ROOT } from '../helpers/bundles.ts';
 import { spawnMock } from '../helpers/mock-process.ts';
-import { runProcess } from '../helpers/process.ts';
+import { CLI, runProcess } from '../helpers/process.ts';
 import { call } from './http.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mock-state-'));
@@ -116,14 +116,10 @@ describe('--state FILE', () => {
   it('exits 2 naming a file that is not a state file, and leaves it untouched', async () => {
     const file = join(dir, 'notes.txt');
     writeFileSync(file, 'my notes\n');
-    const run = await runProcess(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/bin.ts', 'mock', '--port', '0', '--state', file],
-      {
-        cwd: ROOT,
-        timeoutMs: 60_000,
-      },
-    );
+    const run = await runProcess(process.execPath, [...CLI, 'mock', '--port', '0', '--state', file], {
+      cwd: ROOT,
+      timeoutMs: 60_000,
+    });
     expect(run.code).toBe(2);
     expect(run.stderr.split('\n')[0]).toContain(`${file}: not a mock state file`);
     expect(readFileSync(file, 'utf8')).toBe('my notes\n');

@@ -23,11 +23,11 @@ import {
   startMock,
 } from '../../src/mock/index.ts';
 import { State } from '../../src/mock/state.ts';
+import { CLI } from '../helpers/process.ts';
 import { bundles, engineOf, send } from './engine.ts';
 import { call, freshToken } from './http.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 
 // biome-ignore lint/suspicious/noExplicitAny: records are read loosely.
 type Rec = Record<string, any>;
@@ -565,7 +565,7 @@ describe('fixtures (--data)', () => {
     it('exits 2 on a bad record, one line naming file, record and field', async () => {
       const file = join(dir, 'bad.json');
       writeFileSync(file, JSON.stringify({ pages: [{ ...(seeded.pages?.[0] as Rec), title: 42 }] }));
-      const child = spawn(process.execPath, [TSX, 'src/cli/bin.ts', 'mock', '--port', '0', '--data', file], {
+      const child = spawn(process.execPath, [...CLI, 'mock', '--port', '0', '--data', file], {
         cwd: ROOT,
       });
       let stderr = '';

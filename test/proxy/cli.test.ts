@@ -5,14 +5,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/index.ts';
 import type { Recording } from '../../src/proxy/index.ts';
 import { ROOT } from '../helpers/bundles.ts';
+import { CLI } from '../helpers/process.ts';
 import { type StandIn, startStandIn } from './stand-in.ts';
 
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'proxy-cli-'));
 let upstream: StandIn;
 
@@ -25,19 +24,7 @@ it('runs until SIGTERM, then prints the summary and writes a recording bounded b
   const file = join(dir, 'limited.json');
   const child = spawn(
     process.execPath,
-    [
-      TSX,
-      'src/cli/bin.ts',
-      'proxy',
-      '--upstream',
-      upstream.url,
-      '--port',
-      '0',
-      '--record',
-      file,
-      '--record-limit',
-      '2',
-    ],
+    [...CLI, 'proxy', '--upstream', upstream.url, '--port', '0', '--record', file, '--record-limit', '2'],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let out = '';
