@@ -3,6 +3,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type * as V2023 from '../../generated/types/2023-02-10.ts';
 import type * as V2024 from '../../generated/types/2024-04-01.ts';
+import type { VersionPaths } from '../../generated/types/index.ts';
 import type * as Unstable from '../../generated/types/unstable.ts';
 import {
   type AdminClient,
@@ -221,7 +222,9 @@ describe('withVersion', () => {
   });
 
   it('refuses an unlisted version', () => {
-    expectTypeOf<ApiVersion>().toEqualTypeOf<'2024-04-01' | '2023-02-10' | 'unstable'>();
+    // The versions of the generated types, and at least those the spec names (a new one joins both).
+    expectTypeOf<ApiVersion>().toEqualTypeOf<keyof VersionPaths>();
+    expectTypeOf<'2024-04-01' | '2023-02-10' | 'unstable'>().toMatchTypeOf<ApiVersion>();
     // @ts-expect-error not an API version
     client.withVersion('2022-01-01');
     // @ts-expect-error not an API version

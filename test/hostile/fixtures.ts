@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { VERSIONS } from '../helpers/bundles.ts';
 import { type Run, runProcess } from '../helpers/process.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are built as untyped JSON.
@@ -162,8 +163,6 @@ function git(cwd: string, ...args: string[]): Promise<void> {
     child.on('close', (code) => (code === 0 ? done() : reject(new Error(`git ${args.join(' ')}: exit ${code}`))));
   });
 }
-
-export const VERSIONS = ['2024-04-01', '2023-02-10', 'unstable'] as const;
 
 /**
  * A scratch git repository of bundles for `scripts/diff.ts --dir`: the committed bundles of this

@@ -9,8 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../scripts/lib/net.ts';
 import { EXIT } from '../../src/cli/index.ts';
+import { VERSIONS, versionOf } from '../../src/contract/index.ts';
 import { startMock } from '../../src/mock/index.ts';
+import { SPEC_OPERATIONS } from '../contract/inventory.ts';
 import { CLI } from '../helpers/process.ts';
+
+/** The default version of GET /store/, the request these tests send with no version. */
+const STORE_VERSION = versionOf('get', '/store/');
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -91,14 +96,14 @@ describe('npm start', () => {
     );
     const url = `http://127.0.0.1:${port}`;
     expect(mock.stdout()).toContain(`listening on ${url}`);
-    expect(mock.stdout()).toContain('versions: 2024-04-01, 2023-02-10, unstable');
-    expect(mock.stdout()).toContain('19 operations');
+    expect(mock.stdout()).toContain(`versions: ${VERSIONS.join(', ')}`);
+    expect(mock.stdout()).toContain(`${SPEC_OPERATIONS.length} operations`);
 
     const response = await fetch(`${url}/store/`, { headers: { Authorization: 'Bearer t' } });
     expect(response.status).toBe(200);
-    expect(response.headers.get('x-service-api-version')).toBe('2024-04-01');
+    expect(response.headers.get('x-service-api-version')).toBe(STORE_VERSION);
     await until(
-      () => mock.stdout().includes('GET /store/ [2024-04-01] 200'),
+      () => mock.stdout().includes(`GET /store/ [${STORE_VERSION}] 200`),
       () => mock.stdout(),
     );
 

@@ -9,6 +9,7 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/index.ts';
 import { createAdminClient, paginate, unwrap } from '../../src/client/index.ts';
+import { versionOf } from '../../src/contract/index.ts';
 import { type DriftReport, runDrift } from '../../src/drift/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { createHandlers } from '../../src/msw/index.ts';
@@ -179,7 +180,9 @@ describe('drift against the recording', () => {
     );
     expect(report.findings.find((f) => f.kind === 'enum')?.detail).toBe('value trialing');
     const nulls = report.nulls.filter((n) => n.field === 'body[].name');
-    expect(nulls).toEqual([{ operation: 'getStore', version: '2024-04-01', field: 'body[].name', count: 1 }]);
+    expect(nulls).toEqual([
+      { operation: 'getStore', version: versionOf('get', '/store/'), field: 'body[].name', count: 1 },
+    ]);
   });
 
   it('lists the values seen of fields whose allowed values are not shown', () => {
