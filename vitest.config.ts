@@ -11,9 +11,10 @@
 // isolate: false: the files a worker runs share its module cache, so what they import (the mock,
 // Prism, msw, ajv, the TypeScript compiler) loads once per worker instead of once per file: about
 // 60 s of CPU less over the suite (417 -> 348 s at load ~11; a ~3 s cut in test/package came
-// between the two runs), and vitest's summed import time halved (105 -> 50 s). The price: a test file must leave the process as it found it (restore spies, cwd
-// and environment; close MSW servers and the servers it starts) and never mutate a module's shared
-// state (a loaded bundle: structuredClone it first). The suite uses no vi.mock.
+// between the two runs), and vitest's summed import time halved (105 -> 50 s). The price: a test
+// file must leave the process as it found it (restore spies, cwd and environment; close MSW
+// servers and the servers it starts) and never mutate a module's shared state (a loaded bundle:
+// structuredClone it first). The suite uses no vi.mock.
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
