@@ -2,12 +2,10 @@
  * Runs one code generator of the ecosystem on bundles, as a downstream repo would, in a process of
  * its own (test/ecosystem/generators.test.ts starts one per tool, in parallel):
  *
- *   node --import tsx test/ecosystem/generate.ts <tool> <bundlesDir> <outDir> <inputs,…> [baseUrl]
+ *   node --import tsx test/ecosystem/generate.ts <tool> <bundlesDir> <outDir> <versions,…> [baseUrl]
  *
- * An input is a version (the bundle `<bundlesDir>/<version>.json`) or `<name>=<file.json>` (any
- * bundle, e.g. a doctored copy); each is generated into `<outDir>/<tool>/<name>`. Everything the
- * tool prints (console, stdout, stderr, Kubb's events) is collected per input and written as the
- * last line, JSON: `{ "<name>": { "lines": [...], "thrown": "…" | null } }`.
+ * Everything the tool prints (console, stdout, stderr, Kubb's events) is collected per version and
+ * written as the last line, JSON: `{ "<version>": { "lines": [...], "thrown": "…" | null } }`.
  * The tools' options are the ones docs/ecosystem.md shows a user.
  */
 import { mkdir } from 'node:fs/promises';
@@ -20,11 +18,14 @@ export interface ToolReport {
   thrown: string | null;
 }
 
-const [tool, bundlesDir, outDir, inputList, baseUrl] = process.argv.slice(2) as [Tool, string, string, string, string?];
-const inputs = inputList.split(',').map((entry) => {
-  const [name = entry, file] = entry.split('=');
-  return { name, file: resolve(file ?? join(bundlesDir, `${entry}.json`)) };
-});
+const [tool, bundlesDir, outDir, versionList, baseUrl] = process.argv.slice(2) as [
+  Tool,
+  string,
+  string,
+  string,
+  string?,
+];
+const versions = versionList.split(',');
 
 // Collects what the tool prints (the tools log through console and the standard streams).
 let lines: string[] = [];
@@ -96,17 +97,17 @@ async function kubb(input: string, out: string): Promise<void> {
 
 const run = { orval, 'hey-api': heyApi, kubb }[tool];
 const report: Record<string, ToolReport> = {};
-for (const { name, file } of inputs) {
+for (const version of versions) {
   lines = [];
   let thrown: string | null = null;
   try {
-    await run(file, resolve(outDir, tool, name));
+    await run(resolve(bundlesDir, `${version}.json`), resolve(outDir, tool, version));
   } catch (error) {
     // Kubb's BuildError carries the plugins' own errors.
     const causes = ((error as { errors?: unknown[] }).errors ?? []).map((cause) => `; ${String(cause)}`);
     thrown = error instanceof Error ? `${error.name}: ${error.message}${causes.join('')}` : String(error);
   }
-  report[name] = { lines: lines.filter((line) => line.trim() !== ''), thrown };
+  report[version] = { lines: lines.filter((line) => line.trim() !== ''), thrown };
 }
 write(`\n${JSON.stringify(report)}\n`);
 process.exit(0);
