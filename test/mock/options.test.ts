@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultBundlesDir, VERSIONS } from '../../src/contract/index.ts';
+import { defaultBundlesDir, VERSIONS, versionOf } from '../../src/contract/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { SPEC_OPERATIONS } from '../contract/inventory.ts';
 import { call } from './http.ts';
@@ -25,8 +25,8 @@ describe('startMock({ static: true, bundlesDir, log })', () => {
     for (const version of COPIED) {
       cpSync(join(defaultBundlesDir(), `${version}.json`), join(dir, `${version}.json`));
     }
-    // A broken example: the store's name becomes a number.
-    const file = join(dir, '2024-04-01.json');
+    // A broken example: the store's name becomes a number, in the version GET /store/ answers by default.
+    const file = join(dir, `${versionOf('get', '/store/')}.json`); // GET /store/'s default version
     const bundle = JSON.parse(readFileSync(file, 'utf8'));
     const store = Object.values<{ value: { name: unknown }[] }>(bundle.components.examples).find(
       (example) => Array.isArray(example.value) && example.value[0] && 'tagline' in example.value[0],
