@@ -49,12 +49,11 @@ function steps(seed: string, count: number): Step[] {
   const prng = createPrng(seed);
   const id = () => prng.int(1, 60);
   const list = <T>(...items: T[]) => items.filter(() => prng.next() < 0.5);
-  // A version serving the operation, from the bundles: the only one, or one picked at random (a
-  // new version that serves an operation joins the session without an edit here).
-  const served = (operationId: string): string => {
-    const versions = VERSIONS_OF.get(operationId) ?? [];
-    return versions.length > 1 ? prng.pick(versions) : (versions[0] ?? 'none');
-  };
+  // A version serving the operation, from the bundles, picked from a stream of its own: a new
+  // version that serves an operation joins the session without an edit here, and without changing
+  // the ids, filters and bodies the session draws.
+  const versionPrng = createPrng(`${seed}-versions`);
+  const served = (operationId: string): string => versionPrng.pick(VERSIONS_OF.get(operationId) ?? ['none']);
   const out: Step[] = [];
   const make: (() => Step)[] = [
     () => {
@@ -105,7 +104,9 @@ function steps(seed: string, count: number): Step[] {
     }),
     () => ({
       method: 'POST',
-      path: `/fulfillment-orders/${id()}/fulfillment-request/`,
+      // Few seeded fulfillment orders are pending; 1042 (the contract's example key) is, and only this
+      // step addresses it, so the session's first request of it succeeds whatever else it drew.
+      path: `/fulfillment-orders/${prng.pick([id(), 1042])}/fulfillment-request/`,
       version: served('sendFulfillmentRequest'),
       operationId: 'sendFulfillmentRequest',
       body: { message: prng.pick(['Ship today', null]), notify: true },
