@@ -76,8 +76,15 @@ function sendProblem(
   response.end(text);
 }
 
+const EMPTY = Buffer.alloc(0);
+
 /** The request body, at most the mock's MAX_BODY_BYTES (the rest is left unread). */
-function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> {
+function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> | Buffer {
+  // No body announced (a GET, most often): nothing to wait for.
+  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
+    request.resume();
+    return EMPTY;
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -141,7 +148,8 @@ export async function handleExchange(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<ExchangeOutcome & { incoming?: Incoming }> {
-  const body = await readBody(request);
+  const read = readBody(request);
+  const body = read instanceof Buffer ? read : await read;
   if (body === 'too-large') {
     // Not forwarded: the mock refuses such a body too.
     sendProblem(
