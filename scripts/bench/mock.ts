@@ -7,6 +7,7 @@
  *   2. a filtered list page (GET /subscriptions/?status=active&status=past_due&is_test=false,
  *      2024-04-01) on the mock and on Prism's CLI on the same bundle; target >= 3x Prism;
  *   3. POST create (POST /gift-cards/, 2023-02-10, a wrk Lua script; every answer must be a 200;
+ *      on `npm start`'s mock (tsx) and on the built one (dist/, what the published bin runs);
  *      a new token every 400 creates, under the per-token limit of records); target >= 8,000 req/s
  *      (how creates scale to 200,000 records in one state: scripts/bench/store.ts);
  *   4. startup: spawning the mock to its first answered request (median of 3); target < 2 s.
@@ -16,7 +17,7 @@
  * Usage: tsx scripts/bench/mock.ts [--seconds S] [--connections N] [--profile DIR]
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -214,6 +215,25 @@ const startMockProcess = () =>
     /listening on (\S+)/,
   );
 
+/**
+ * The built CLI, what `npx store-admin-contract mock` runs from the published package (tsc's output:
+ * no tsx, whose keepNames wraps every closure made); dist/ is built afresh here, and removed after
+ * unless it was there before.
+ */
+async function startBuiltMock() {
+  const bin = resolve(ROOT, 'dist/src/cli/bin.js');
+  const existed = existsSync(bin);
+  const prepack = (...args: string[]) =>
+    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/prepack.ts', ...args], { cwd: ROOT, stdio: 'inherit' });
+  prepack();
+  const server = await spawnNode([bin, 'mock', '--port', '0', '--quiet'], /listening on (\S+)/);
+  const stop = async () => {
+    await server.stop();
+    if (!existed) prepack('--clean');
+  };
+  return { ...server, stop };
+}
+
 interface Answer {
   status: number;
   headers: Record<string, string>;
@@ -295,6 +315,7 @@ console.log(
 );
 
 const mock = await startMockProcess();
+const built = await startBuiltMock();
 for (const s of [GET_BY_ID, FILTERED_LIST]) {
   const answer = await once(mock.url, s);
   if (answer.status !== 200)
@@ -343,16 +364,20 @@ for (const [server, s] of [
 }
 await bare.stop();
 prism.stop();
-{
-  wrk(WRK, mock.url, { ...CREATE, token: 'bench-create-warm-up' }, mock.pid, 1);
-  const measured = wrk(WRK, mock.url, CREATE, mock.pid);
+for (const [server, what] of [
+  [mock, 'mock (npm start: tsx)'],
+  [built, 'mock built (dist/: what the published bin runs)'],
+] as const) {
+  wrk(WRK, server.url, { ...CREATE, token: `bench-create-warm-up-${server.pid}` }, server.pid, 1);
+  const measured = wrk(WRK, server.url, { ...CREATE, token: `bench-create-${server.pid}` }, server.pid);
   rows.push({
     part: 'POST create',
-    measure: `mock, ${fmt(measured.requests)} gift cards created, a new token every ${CREATE.tokenEvery}`,
+    measure: `${what}, ${fmt(measured.requests)} gift cards created, a new token every ${CREATE.tokenEvery}`,
     value: described(measured),
     target: `>= 8,000 req/s: ${verdict(measured.rps >= 8000 && !measured.errors)}`,
   });
 }
+await built.stop();
 const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${mock.child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 rows.push({
   part: 'memory',
