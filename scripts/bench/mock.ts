@@ -26,6 +26,7 @@ import { VERSION_HEADER } from '../../src/contract/index.ts';
 import { DEFAULT_LIMITS } from '../../src/mock/index.ts';
 import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
 import { freePort } from '../lib/net.ts';
+import { spawnNode as startNode } from '../lib/spawn-node.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PRISM = resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
@@ -181,32 +182,9 @@ process.on('exit', () => {
 });
 process.on('SIGINT', () => process.exit(130));
 
-/** A node process printing its URL on stdout; resolves with that URL. */
-async function spawnNode(args: string[], match: RegExp, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.add(child);
-  const url = await new Promise<string>((done, fail) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const found = match.exec(out);
-      if (found?.[1]) done(found[1]);
-    });
-    child.once('exit', (code) => fail(new Error(`node ${args.join(' ')} exited with ${code}`)));
-  });
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    await exited;
-    children.delete(child);
-  };
-  return { child, url, pid: child.pid as number, stop };
-}
+/** A node process printing its URL on stdout (../lib/spawn-node.ts), one of this script's children. */
+const spawnNode = (args: string[], match: RegExp, env: Record<string, string> = {}) =>
+  startNode(args, match, { cwd: ROOT, children, env });
 
 const MOCK_ARGS = ['--import', 'tsx', 'src/cli/bin.ts', 'mock', '--port', '0', '--quiet'];
 const startMockProcess = () =>

@@ -11,13 +11,14 @@
  * gives its RSS); wrk and the small drivers run here, on 127.0.0.1.
  * Usage: tsx scripts/bench/state.ts [--seconds S] [--records N] [--parts writes,restart,eviction]
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createMockEngine, DEFAULT_LIMITS, openStateFile } from '../../src/mock/index.ts';
 import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
+import { spawnNode } from '../lib/spawn-node.ts';
 import { requireWrk, runWrk, runWrkAsync } from '../lib/wrk.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -40,31 +41,9 @@ process.on('exit', () => {
 /** Starts the mock; resolves with its URL, process and the ms from spawn to listening. */
 async function startMock(args: string[]) {
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/bin.ts', 'mock', '--port', '0', '--quiet', ...args],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  children.add(child);
-  const url = await new Promise<string>((done, fail) => {
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk;
-      const found = /listening on (\S+)/.exec(out);
-      if (found?.[1]) done(found[1]);
-    });
-    child.once('exit', (code) => fail(new Error(`the mock exited with ${code}`)));
-  });
-  const stop = async () => {
-    const exited = new Promise((done) => child.once('exit', done));
-    child.kill('SIGTERM');
-    await exited;
-    children.delete(child);
-  };
-  return { url, child, listeningMs: performance.now() - started, stop };
+  const mockArgs = ['--import', 'tsx', 'src/cli/bin.ts', 'mock', '--port', '0', '--quiet', ...args];
+  const server = await spawnNode(mockArgs, /listening on (\S+)/, { cwd: ROOT, children });
+  return { ...server, listeningMs: performance.now() - started };
 }
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
