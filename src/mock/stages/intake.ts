@@ -16,7 +16,7 @@ export async function intake(
   run: (incoming: Incoming) => Promise<RawResponse>,
 ): Promise<RawResponse> {
   const started = performance.now();
-  const incoming = incomingOf(core, raw, undefined);
+  const incoming = incomingOf(core, raw);
   const { token, method } = incoming;
   const keeping = method === 'GET' || method === 'HEAD' ? undefined : new BodyKeeping(raw);
   if (keeping) {

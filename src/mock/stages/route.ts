@@ -40,8 +40,8 @@ export function parseTarget(target: string): { pathname: string; searchParams: U
   return { pathname: url.pathname, searchParams: url.searchParams };
 }
 
-/** The incoming request read once: method, path and query, bearer token (and a write's ticket). */
-export function incomingOf(core: EngineCore, raw: RawRequest, ticket: Incoming['ticket']): Incoming {
+/** The incoming request read once: method, path and query, bearer token (a write's ticket is opened by ./intake.ts). */
+export function incomingOf(core: EngineCore, raw: RawRequest): Incoming {
   const { pathname, searchParams } = parseTarget(raw.target);
   const authorization = raw.header('authorization');
   return {
@@ -52,7 +52,7 @@ export function incomingOf(core: EngineCore, raw: RawRequest, ticket: Incoming['
     pathname,
     authorization,
     token: authorization === undefined ? undefined : /^bearer[ \t]+(\S.*)$/i.exec(authorization.trim())?.[1]?.trim(),
-    ticket,
+    ticket: undefined,
   };
 }
 
