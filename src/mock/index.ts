@@ -4,14 +4,15 @@
  *   const mock = await startMock({ port: 0 });      // node:http → { url, port, reset(), close() }
  *   const engine = createMockEngine({ bundles });   // any runtime → { handle(Request), reset() }
  *
- * The engine (./engine.ts) serves a seeded, stateful store (./seed.ts) declared as data
- * (./resources.ts); `startMock({ static: true })` keeps Prism's example mode. Refusals are RFC 9457
+ * The engine (./engine.ts) serves a seeded, stateful store declared as data (./model);
+ * `startMock({ static: true })` keeps Prism's example mode (src/static). Refusals are RFC 9457
  * problem bodies naming each field and rule (./errors.ts). docs/mock.md is the user documentation.
  */
 export * from './browser.ts';
 // For the proxy (src/proxy): the per-operation request validators, the catalogue's refusals, the
-// route refusals and the CORS headers, so that it judges and answers as the mock does.
+// route refusals, the CORS headers and the body reader, so that it judges and answers as the mock does.
 export { corsHeaders, preflightHeaders } from './cors.ts';
+export { readNodeBody } from './node-body.ts';
 export { StateFileError } from './persistence/state-file-error.ts';
 export { type Refusal, refusal } from './problems.ts';
 export { routeRefusal, summarize } from './refusals.ts';

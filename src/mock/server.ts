@@ -15,13 +15,13 @@ import {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SEED,
-  MAX_BODY_BYTES,
   type MockEngine,
   type RawRequest,
   type RawResponse,
 } from './engine.ts';
 import type { MockLimits } from './limits.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
+import { type BodyBudget, BusyError, readNodeBody } from './node-body.ts';
 import { linkOrigin } from './origin.ts';
 import type { Journal, JournalOptions } from './persistence/journal.ts';
 import { internalError, refusal } from './problems.ts';
@@ -193,7 +193,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     ? await staticBackend(bundles, options)
     : await statefulBackend(bundles, options, {
         originOf: (request) => linkOrigin(request.headers.host, boundOrigin, configuredOrigin),
-        readBody: bodyReader(options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
+        readBody: bodyReader({ buffered: 0, max: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES }),
       });
 
   // The API reference at /docs (src/docs), try-it aimed at this server; built on first request.
@@ -282,53 +282,13 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
   return { handler, versions: engine.versions, operations: engine.operations, engine, ...(journal && { journal }) };
 }
 
-/** Reads a body up to MAX_BODY_BYTES, counted against `maxBuffered` bytes buffered across all requests at once. */
-function bodyReader(maxBuffered: number): (request: IncomingMessage) => Promise<Uint8Array | 'too-large'> {
-  const total = { buffered: 0, max: maxBuffered };
-  // Events, not `for await` (an async iterator costs several promises per chunk); inline callbacks,
-  // not named closures (made anew for every request).
-  return (request) =>
-    new Promise((resolve, reject) => {
-      const read: BodyRead = { chunks: [], size: 0, settled: false, request, total };
-      request.on('data', (piece: Buffer) => {
-        read.size += piece.length;
-        total.buffered += piece.length;
-        if (read.size > MAX_BODY_BYTES) settle(read) && resolve('too-large');
-        else if (total.buffered > total.max) settle(read) && reject(new BusyError());
-        else read.chunks.push(piece);
-      });
-      request.on(
-        'end',
-        () =>
-          settle(read) && resolve(read.chunks.length === 1 ? (read.chunks[0] as Buffer) : Buffer.concat(read.chunks)),
-      );
-      request.once('error', (error) => settle(read) && reject(error));
-      // Closed before its end: the client went away mid-body.
-      request.once('close', () => settle(read) && reject(new Error('request closed before its body ended')));
-    });
-}
-
-interface BodyRead {
-  chunks: Buffer[];
-  size: number;
-  settled: boolean;
-  request: IncomingMessage;
-  total: { buffered: number; max: number };
-}
-
-/** Ends a body read once: its bytes leave the global count, its listeners go. False if it had ended. */
-function settle(read: BodyRead): boolean {
-  if (read.settled) return false;
-  read.settled = true;
-  read.total.buffered -= read.size;
-  read.request.removeAllListeners('data').removeAllListeners('end');
-  return true;
-}
+/** Reads bodies against one budget of bytes buffered across all requests (503 beyond). */
+const bodyReader = (budget: BodyBudget) => (request: IncomingMessage) => readNodeBody(request, budget);
 
 /** How a node:http request's body and link origin are read (the server's limits and Host rule). */
 interface NodeIo {
   originOf: (request: IncomingMessage) => string;
-  readBody: (request: IncomingMessage) => Promise<Uint8Array | 'too-large'>;
+  readBody: (request: IncomingMessage) => ReturnType<RawRequest['readBody']>;
 }
 
 /** A node:http request as the engine reads it (a class: no closures made per request). */
@@ -358,7 +318,7 @@ class NodeRawRequest implements RawRequest {
       if (raw[i]?.length === name.length && raw[i]?.toLowerCase() === name) seen++;
     return seen > 1;
   }
-  readBody(): Promise<Uint8Array | 'too-large'> {
+  readBody() {
     return this.io.readBody(this.request);
   }
 }
@@ -384,8 +344,6 @@ function answerFailure(
   }
   log?.(`${request.method} ${request.url} ${busy ? 503 : 500} ${error.stack ?? error.message}`);
 }
-
-class BusyError extends Error {}
 
 /** Node's server options: the timeouts (DEFAULT_TIMEOUTS unless given) and how often they are checked. */
 function serverOptionsOf(given: Partial<MockTimeouts> = {}) {

@@ -19,6 +19,7 @@ import {
   type Problem,
   parseTarget,
   type Refusal,
+  readNodeBody,
   refusal,
   routeRefusal,
   summarize,
@@ -76,28 +77,6 @@ function sendProblem(
   response.end(text);
 }
 
-const EMPTY = Buffer.alloc(0);
-
-/** The request body, at most the mock's MAX_BODY_BYTES (the rest is left unread). */
-function readBody(request: IncomingMessage): Promise<Buffer | 'too-large'> | Buffer {
-  // No body announced (a GET, most often): nothing to wait for.
-  if (request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined) {
-    request.resume();
-    return EMPTY;
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) resolve('too-large');
-      else chunks.push(chunk);
-    });
-    request.once('end', () => resolve(Buffer.concat(chunks)));
-    request.once('error', reject);
-  });
-}
-
 /** Stage 1: which operation and version, and what the request breaks. */
 function describe(context: ExchangeContext, request: IncomingMessage, body: Buffer): Incoming {
   const method = request.method ?? 'GET';
@@ -148,8 +127,8 @@ export async function handleExchange(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<ExchangeOutcome & { incoming?: Incoming }> {
-  const read = readBody(request);
-  const body = read instanceof Buffer ? read : await read;
+  const read = readNodeBody(request);
+  const body = read instanceof Promise ? await read : read;
   if (body === 'too-large') {
     // Not forwarded: the mock refuses such a body too.
     sendProblem(

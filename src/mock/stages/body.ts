@@ -12,11 +12,14 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 /** Stateless between calls (no `stream` option), so one serves every request. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Reads and parses the body of an operation that has one (no microtask for the others). */
-export const body: Stage = (context) => (context.target.validator.hasBody ? readJson(context) : undefined);
+/** Reads and parses the body of an operation that has one; a microtask only while bytes are still arriving. */
+export const body: Stage = (context) => {
+  if (!context.target.validator.hasBody) return undefined;
+  const bytes = context.raw.readBody();
+  return bytes instanceof Promise ? bytes.then((read) => parseJson(context, read)) : parseJson(context, bytes);
+};
 
-async function readJson(context: RequestContext): Promise<RawResponse | undefined> {
-  const bytes = await context.raw.readBody();
+function parseJson(context: RequestContext, bytes: Uint8Array | 'too-large'): RawResponse | undefined {
   // Larger than the limit once read (no or a wrong Content-Length).
   if (bytes === 'too-large') return tooLarge(context);
   if (bytes.length === 0) return undefined;

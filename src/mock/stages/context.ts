@@ -31,8 +31,8 @@ export interface RawRequest {
    * API joins repeats with ", " and cannot.)
    */
   repeated?(name: string): boolean;
-  /** The body bytes; `'too-large'` beyond MAX_BODY_BYTES. */
-  readBody(): Promise<Uint8Array | 'too-large'>;
+  /** The body bytes; `'too-large'` beyond MAX_BODY_BYTES. At once when the adapter already has them. */
+  readBody(): Uint8Array | 'too-large' | Promise<Uint8Array | 'too-large'>;
 }
 
 export interface RawResponse {

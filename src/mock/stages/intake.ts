@@ -56,6 +56,9 @@ class BodyKeeping implements RawRequest {
     return this.raw.repeated?.(name) ?? false;
   }
   readBody() {
-    return this.raw.readBody().then((body) => (this.body = body));
+    const body = this.raw.readBody();
+    if (body instanceof Promise) return body.then((read) => (this.body = read));
+    this.body = body;
+    return body;
   }
 }
