@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RequestLog } from '../../src/mock/admin/request-log.ts';
 import { createMockEngine, createRouter } from '../../src/mock/index.ts';
+import { JsonText, stringify } from '../../src/mock/stages/respond.ts';
 import { parseTarget } from '../../src/mock/stages/route.ts';
 import { jsonLength } from '../../src/mock/state.ts';
 
@@ -125,5 +126,27 @@ describe('a record size counted without serializing it', () => {
     ['text'],
   ])('counts %j as JSON.stringify does', (value) => {
     expect(jsonLength(value)).toBe(JSON.stringify(value).length);
+  });
+});
+
+describe('an envelope of records serialized in one pass', () => {
+  // Values JSON.stringify treats specially: left out in objects, null in arrays, toJSON called.
+  const odd = fc.constantFrom(undefined, () => 1, Number.NaN, -0, new Date(0), 1e21);
+  const value = fc.letrec((tie) => ({
+    any: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 2 }), odd, tie('array'), tie('object')),
+    array: fc.array(tie('any'), { maxLength: 4 }),
+    object: fc.dictionary(fc.string({ maxLength: 4 }), tie('any'), { maxKeys: 4 }),
+  })).any;
+
+  it('writes what JSON.stringify writes, with JsonText parts placed as they are', () => {
+    fc.assert(
+      fc.property(value, fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }), (body, records) => {
+        expect(stringify(body)).toBe(JSON.stringify(body));
+        const texts = records.map((record) => new JsonText(JSON.stringify(record)));
+        const envelope = { next: null, body, results: texts };
+        expect(stringify(envelope)).toBe(JSON.stringify({ next: null, body, results: records }));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -163,7 +163,7 @@ export function logExchange(log: RequestLog, exchange: RawExchange): void {
         ? ''
         : requestBody === 'too-large'
           ? '(over the body limit, not read)'
-          : new TextDecoder().decode(requestBody.subarray(0, BODY_LIMIT * 4)),
+          : decoder.decode(requestBody.subarray(0, BODY_LIMIT * 4)),
     responseType: contentTypeOf(response.headers),
     responseBody: response.body,
   });

@@ -7,17 +7,41 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-/** JSON.stringify, with {@link JsonText} parts placed as they are (they are walked no further): for an envelope of records. */
+/**
+ * JSON.stringify, with {@link JsonText} parts placed as they are (they are walked no further): for an
+ * envelope of records. The parts are joined once, so a page's records are copied once.
+ */
 export function stringify(value: unknown): string | undefined {
   if (value instanceof JsonText) return value.text;
-  if (Array.isArray(value)) return `[${value.map((item) => stringify(item) ?? 'null').join(',')}]`;
-  if (value === null || typeof value !== 'object' || 'toJSON' in value) return JSON.stringify(value);
-  const members: string[] = [];
-  for (const [name, item] of Object.entries(value)) {
-    const text = stringify(item);
-    if (text !== undefined) members.push(`${JSON.stringify(name)}:${text}`);
+  const parts: string[] = [];
+  return write(value, parts) ? parts.join('') : undefined;
+}
+
+/** Appends `value`'s JSON to `parts`; false (nothing appended) for what JSON.stringify leaves out. */
+function write(value: unknown, parts: string[]): boolean {
+  if (value instanceof JsonText) return parts.push(value.text) > 0;
+  if (value === null || typeof value !== 'object' || 'toJSON' in value) {
+    const text = JSON.stringify(value);
+    return text !== undefined && parts.push(text) > 0;
   }
-  return `{${members.join(',')}}`;
+  if (Array.isArray(value)) {
+    parts.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) parts.push(',');
+      if (!write(value[i], parts)) parts.push('null');
+    }
+    return parts.push(']') > 0;
+  }
+  parts.push('{');
+  let separator = '';
+  for (const name of Object.keys(value)) {
+    const mark = parts.length;
+    parts.push(separator, JSON.stringify(name), ':');
+    // A member JSON.stringify leaves out (undefined, a function): its name goes too.
+    if (!write((value as Record<string, unknown>)[name], parts)) parts.length = mark;
+    else separator = ',';
+  }
+  return parts.push('}') > 0;
 }
 
 export const json = (
