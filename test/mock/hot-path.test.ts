@@ -3,6 +3,8 @@
  * in for: a plain request target read without `new URL`, the router's index by first segment, the
  * request log's bodies kept without copying, a record's JSON length counted without serializing it.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RequestLog } from '../../src/mock/admin/request-log.ts';
@@ -103,6 +105,17 @@ describe('request log bodies', () => {
     expect(middle?.response).toEqual({ contentType: 'application/json', body: 'x'.repeat(4096), truncated: true });
     expect(big?.response).toEqual({ contentType: 'application/json', body: 'x'.repeat(4096), truncated: true });
     expect(small?.state).toMatch(/^[0-9a-f]{12}$/);
+  });
+  it('does not hold a long body once cut: 50 bodies of 1 MB leave a few hundred KB behind', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const log = new RequestLog(50);
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 50; i++) log.add(entry(`${i}`.padEnd(1_000_000, 'x')));
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(5_000_000);
+    expect(log.list(1)[0]?.response.body).toHaveLength(4096);
   });
 });
 

