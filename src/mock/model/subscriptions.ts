@@ -76,15 +76,18 @@ export function nestedLine(line: Rec, template: Rec, currency: string, stockreco
         },
       ]
     : [];
-  const product = Object.assign(clone(template.product ?? {}), {
+  // Shallow copies of the example's objects: a view is serialized, never changed, so what it shares
+  // with the template is never written (a structuredClone per line was most of a page's view time).
+  const product = {
+    ...template.product,
     categories: productFrom(line).categories.map((c) => ({ id: c.id, name: c.name, slug: c.slug })),
     id: line.product_id,
     title: line.product_title,
     url: line.product_url,
     images: image,
-  });
+  };
   const stockrecord = {
-    ...clone(template.stockrecord ?? {}),
+    ...template.stockrecord,
     id: stock?.id ?? line.variant_id ?? line.id,
     partner_sku: line.sku,
     price: line.price,
