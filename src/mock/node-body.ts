@@ -37,10 +37,11 @@ export function readNodeBody(
   // they are parsed, so they take no budget, but a body the budget could not hold is refused alike.
   const held = request.readableLength;
   if (announced !== undefined && request.readableFlowing === null && held === Number(announced)) {
-    if (held > MAX_BODY_BYTES || (budget && budget.buffered + held > budget.max)) request.resume();
-    if (held > MAX_BODY_BYTES) return 'too-large';
-    if (budget && budget.buffered + held > budget.max) return Promise.reject(new BusyError());
-    return (request.read() as Buffer | null) ?? EMPTY;
+    const refused = held > MAX_BODY_BYTES ? 'too-large' : budget && budget.buffered + held > budget.max ? 'busy' : '';
+    // Refused: the bytes are dropped, not read.
+    if (refused) request.resume();
+    if (refused === 'busy') return Promise.reject(new BusyError());
+    return refused || ((request.read() as Buffer | null) ?? EMPTY);
   }
   return new Promise((resolve, reject) => {
     const read: BodyRead = { chunks: [], size: 0, settled: false, budget };
