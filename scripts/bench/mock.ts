@@ -16,17 +16,19 @@
  * `--profile DIR` writes a V8 CPU profile of the mock under the load (node --cpu-prof) to DIR.
  * Usage: tsx scripts/bench/mock.ts [--seconds S] [--connections N] [--profile DIR]
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { availableParallelism, loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { VERSION_HEADER } from '../../src/contract/index.ts';
 import { DEFAULT_LIMITS } from '../../src/mock/index.ts';
 import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
+import { buildCli } from '../lib/built-cli.ts';
 import { freePort } from '../lib/net.ts';
 import { spawnNode as startNode } from '../lib/spawn-node.ts';
+import { ensureWrk, headersLua, luaString, runWrk, type WrkResult } from '../lib/wrk.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PRISM = resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
@@ -76,73 +78,26 @@ const headersOf = (s: Scenario): Record<string, string> => ({
 
 // wrk ---------------------------------------------------------------------------------------------
 
-/** The wrk binary, installed from Debian when missing (the bench never assumes it). */
-function ensureWrk(): string {
-  const find = () => {
-    try {
-      return execFileSync('sh', ['-c', 'command -v wrk'], { encoding: 'utf8' }).trim();
-    } catch {
-      return '';
-    }
-  };
-  let wrk = find();
-  if (!wrk) {
-    console.log('wrk is missing: apt-get install -y wrk');
-    const apt = { stdio: 'inherit' as const, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } };
-    try {
-      execFileSync('apt-get', ['update'], apt);
-      execFileSync('apt-get', ['install', '-y', 'wrk'], apt);
-    } catch {}
-    wrk = find();
-  }
-  if (!wrk) {
-    console.error('wrk is not installed and apt-get could not install it: run `apt-get install -y wrk` as root');
-    process.exit(3);
-  }
-  return wrk;
-}
-
-interface WrkResult {
-  rps: number;
-  p50ms: number;
-  p99ms: number;
-  requests: number;
-  /** Answers with a status >= 400, and socket errors. */
-  errors: number;
+interface Measured extends WrkResult {
   /** CPU µs the server process spent per request. */
   cpuPerRequest: number;
 }
 
-const lua = (text: string) => `[==[${text}]==]`;
-
-/** A wrk Lua script sending `s` and printing wrk's summary as one JSON line. */
-function wrkScript(s: Scenario): string {
-  const headers = Object.entries(headersOf(s))
-    .map(([name, value]) => `wrk.headers[ ${lua(name)} ] = ${lua(value)}`)
-    .join('\n');
-  return `wrk.method = "${s.method}"
-${headers}
-${s.body !== undefined ? `wrk.body = ${lua(s.body)}` : ''}
-${
-  s.tokenEvery
+/** A wrk Lua script sending `s` (a new token every `tokenEvery` requests when set). */
+function scenarioLua(s: Scenario): string {
+  const body = s.body !== undefined ? `wrk.method = "${s.method}"\nwrk.body = ${luaString(s.body)}\n` : '';
+  const rotate = s.tokenEvery
     ? `local sent = 0
 request = function()
   sent = sent + 1
   wrk.headers["Authorization"] = "Bearer ${s.token}-" .. math.floor(sent / ${s.tokenEvery})
   return wrk.format()
-end`
-    : ''
-}
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format('\\nWRK {"requests":%d,"us":%d,"errors":%d,"p50":%d,"p99":%d}\\n',
-    summary.requests, summary.duration, e.status + e.connect + e.read + e.write + e.timeout,
-    latency:percentile(50), latency:percentile(99)))
 end
-`;
+`
+    : '';
+  return `${headersLua(headersOf(s))}${body}${rotate}`;
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'bench-mock-'));
 /** CPU time (user + system) a process has used so far, in µs (from /proc, clock ticks of 10 ms). */
 function cpuMicros(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
@@ -153,24 +108,10 @@ function cpuMicros(pid: number): number {
  * One wrk run of `seconds` against `base` (one thread, CONNECTIONS keep-alive connections), with
  * the CPU the server process `pid` spent per request: a measure the machine's load bends less.
  */
-function wrk(binary: string, base: string, s: Scenario, pid: number, seconds = SECONDS): WrkResult {
-  const script = join(scratch, 'scenario.lua');
-  writeFileSync(script, wrkScript(s));
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--timeout', '5s', '-s', script, `${base}${s.path}`];
+function wrk(base: string, s: Scenario, pid: number, seconds = SECONDS): Measured {
   const cpuBefore = cpuMicros(pid);
-  const out = execFileSync(binary, args, { encoding: 'utf8' });
-  const cpu = cpuMicros(pid) - cpuBefore;
-  const line = /WRK (\{.*\})/.exec(out)?.[1];
-  if (!line) throw new Error(`wrk printed no summary:\n${out}`);
-  const r = JSON.parse(line) as { requests: number; us: number; errors: number; p50: number; p99: number };
-  return {
-    rps: r.requests / (r.us / 1e6),
-    p50ms: r.p50 / 1000,
-    p99ms: r.p99 / 1000,
-    requests: r.requests,
-    errors: r.errors,
-    cpuPerRequest: cpu / r.requests,
-  };
+  const result = runWrk(`${base}${s.path}`, scenarioLua(s), { threads: 1, connections: CONNECTIONS, seconds });
+  return { ...result, cpuPerRequest: (cpuMicros(pid) - cpuBefore) / result.requests };
 }
 
 // Servers -----------------------------------------------------------------------------------------
@@ -178,7 +119,6 @@ function wrk(binary: string, base: string, s: Scenario, pid: number, seconds = S
 const children = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of children) if (child.pid && child.exitCode === null) child.kill('SIGKILL');
-  rmSync(scratch, { recursive: true, force: true });
 });
 process.on('SIGINT', () => process.exit(130));
 
@@ -193,21 +133,13 @@ const startMockProcess = () =>
     /listening on (\S+)/,
   );
 
-/**
- * The built CLI, what `npx store-admin-contract mock` runs from the published package (tsc's output:
- * no tsx, whose keepNames wraps every closure made); dist/ is built afresh here, and removed after
- * unless it was there before.
- */
+/** The built CLI's mock, what `npx store-admin-contract mock` runs (../lib/built-cli.ts). */
 async function startBuiltMock() {
-  const bin = resolve(ROOT, 'dist/src/cli/bin.js');
-  const existed = existsSync(bin);
-  const prepack = (...args: string[]) =>
-    execFileSync(process.execPath, ['--import', 'tsx', 'scripts/prepack.ts', ...args], { cwd: ROOT, stdio: 'inherit' });
-  prepack();
-  const server = await spawnNode([bin, 'mock', '--port', '0', '--quiet'], /listening on (\S+)/);
+  const cli = buildCli(ROOT);
+  const server = await spawnNode([cli.bin, 'mock', '--port', '0', '--quiet'], /listening on (\S+)/);
   const stop = async () => {
     await server.stop();
-    if (!existed) prepack('--clean');
+    cli.remove();
   };
   return { ...server, stop };
 }
@@ -278,11 +210,11 @@ const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
     .join(' ');
-const described = (r: WrkResult) =>
-  `${fmt(r.rps)} req/s (p50 ${fmt(r.p50ms, 2)} ms, p99 ${fmt(r.p99ms, 2)} ms, server CPU ${fmt(r.cpuPerRequest)} µs/req${r.errors ? `, ${fmt(r.errors)} errors` : ''})`;
+const described = (r: Measured) =>
+  `${fmt(r.requestsPerSecond)} req/s (p50 ${fmt(r.p50Ms, 2)} ms, p99 ${fmt(r.p99Ms, 2)} ms, server CPU ${fmt(r.cpuPerRequest)} µs/req${r.failures ? `, ${fmt(r.failures)} failed` : ''})`;
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
-const WRK = ensureWrk();
+ensureWrk();
 const loadBefore = load();
 const rows: BenchRow[] = [];
 console.log(
@@ -311,33 +243,33 @@ for (const [server, s] of [
   [mock, GET_BY_ID],
   [mock, FILTERED_LIST],
 ] as const) {
-  wrk(WRK, server.url, s, server.pid, 1);
+  wrk(server.url, s, server.pid, 1);
 }
 
 {
-  const ceiling = wrk(WRK, bare.url, GET_BY_ID, bare.pid);
-  const measured = wrk(WRK, mock.url, GET_BY_ID, mock.pid);
-  const ratio = measured.rps / ceiling.rps;
+  const ceiling = wrk(bare.url, GET_BY_ID, bare.pid);
+  const measured = wrk(mock.url, GET_BY_ID, mock.pid);
+  const ratio = measured.requestsPerSecond / ceiling.requestsPerSecond;
   const part = 'GET by id';
   rows.push({ part, measure: 'bare node:http, same bytes', value: described(ceiling), target: '' });
   rows.push({
     part,
     measure: 'mock',
     value: described(measured),
-    target: `${fmt(ratio, 2)} of bare (CPU/req: ${fmt(ceiling.cpuPerRequest / measured.cpuPerRequest, 2)}), >= 0.50: ${verdict(ratio >= 0.5 && !measured.errors)}`,
+    target: `${fmt(ratio, 2)} of bare (CPU/req: ${fmt(ceiling.cpuPerRequest / measured.cpuPerRequest, 2)}), >= 0.50: ${verdict(ratio >= 0.5 && !measured.failures)}`,
   });
 }
 {
-  const oracle = wrk(WRK, prism.url, FILTERED_LIST, prism.pid);
-  const measured = wrk(WRK, mock.url, FILTERED_LIST, mock.pid);
-  const ratio = measured.rps / oracle.rps;
+  const oracle = wrk(prism.url, FILTERED_LIST, prism.pid);
+  const measured = wrk(mock.url, FILTERED_LIST, mock.pid);
+  const ratio = measured.requestsPerSecond / oracle.requestsPerSecond;
   const part = 'filtered list';
   rows.push({ part, measure: `Prism CLI, ${FILTERED_LIST.version}.json`, value: described(oracle), target: '' });
   rows.push({
     part,
     measure: 'mock',
     value: described(measured),
-    target: `${fmt(ratio, 1)}x Prism (CPU/req: ${fmt(oracle.cpuPerRequest / measured.cpuPerRequest, 1)}x), >= 3x: ${verdict(ratio >= 3 && !measured.errors)}`,
+    target: `${fmt(ratio, 1)}x Prism (CPU/req: ${fmt(oracle.cpuPerRequest / measured.cpuPerRequest, 1)}x), >= 3x: ${verdict(ratio >= 3 && !measured.failures)}`,
   });
 }
 await bare.stop();
@@ -346,13 +278,13 @@ for (const [server, what] of [
   [mock, 'mock (npm start: tsx)'],
   [built, 'mock built (dist/: what the published bin runs)'],
 ] as const) {
-  wrk(WRK, server.url, { ...CREATE, token: `bench-create-warm-up-${server.pid}` }, server.pid, 1);
-  const measured = wrk(WRK, server.url, { ...CREATE, token: `bench-create-${server.pid}` }, server.pid);
+  wrk(server.url, { ...CREATE, token: `bench-create-warm-up-${server.pid}` }, server.pid, 1);
+  const measured = wrk(server.url, { ...CREATE, token: `bench-create-${server.pid}` }, server.pid);
   rows.push({
     part: 'POST create',
     measure: `${what}, ${fmt(measured.requests)} gift cards created, a new token every ${CREATE.tokenEvery}`,
     value: described(measured),
-    target: `>= 8,000 req/s: ${verdict(measured.rps >= 8000 && !measured.errors)}`,
+    target: `>= 8,000 req/s: ${verdict(measured.requestsPerSecond >= 8000 && !measured.failures)}`,
   });
 }
 await built.stop();

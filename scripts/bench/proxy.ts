@@ -2,7 +2,7 @@
  * Benchmark of the validating proxy (bounded: a few seconds per run), printed as one table:
  *   1. overhead: wrk at 20 keep-alive connections against a bare node:http upstream answering a
  *      fixed, valid ticket (GET /tickets/7/, unstable), then against the `proxy` command in front of
- *      it, and, for reference, a minimal node:http proxy that only pipes (no check, no report):
+ *      it (the built CLI, what `npx store-admin-contract proxy` runs: ../lib/built-cli.ts), and, for reference, a minimal node:http proxy that only pipes (no check, no report):
  *      what any Node proxy costs on this machine. Two loads, runs alternated, medians:
  *      - paced: each connection sends a request every PACE_MS (wrk's Lua `delay`), an offered load
  *        below what the three processes can serve on 2 cores, so the latency added is the
@@ -16,16 +16,17 @@
  * machine's load average is printed beside the figures: on a shared machine, read ratios, not ms.
  * Usage: tsx scripts/bench/proxy.ts [--seconds S] [--runs N]
  */
-import { type ChildProcess, execFileSync, execSync, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadBundles, VERSION_HEADER } from '../../src/contract/index.ts';
 import { createMockEngine } from '../../src/mock/index.ts';
 import { createExchangeChecker } from '../../src/proxy/index.ts';
 import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
+import { buildCli } from '../lib/built-cli.ts';
 import { freePort } from '../lib/net.ts';
+import { ensureWrk, headersLua, paceLua, runWrk } from '../lib/wrk.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -37,20 +38,6 @@ const CONNECTIONS = 20;
 /** Milliseconds between two requests of one connection in the paced runs: at most 1,000 req/s in all. */
 const PACE_MS = 20;
 const HEADERS = { Authorization: 'Bearer bench', [VERSION_HEADER]: 'unstable' };
-
-function ensureWrk(): void {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-  } catch (error) {
-    // wrk --version exits 1 after printing its version: only a missing binary is ENOENT.
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return;
-    console.log('wrk is missing: installing it with apt-get (Debian package "wrk")');
-    const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
-    execSync(`${sudo}apt-get update && ${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y wrk`, {
-      stdio: 'inherit',
-    });
-  }
-}
 
 async function answerOf(engine: ReturnType<typeof createMockEngine>, path: string, version: string): Promise<string> {
   const response = await engine.handle(
@@ -98,40 +85,24 @@ function startChild(args: string[], env: Record<string, string>, ready: RegExp):
   });
 }
 
-interface WrkResult {
+interface Latency {
   rps: number;
   p50: number;
   p99: number;
 }
 
-const msOf = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? Number.NaN);
-
-/** A wrk Lua script pausing `paceMs` before each request of a connection (none: as fast as it can). */
-function paceScript(paceMs: number | undefined): string[] {
-  if (paceMs === undefined) return [];
-  const file = join(mkdtempSync(join(tmpdir(), 'bench-proxy-')), 'pace.lua');
-  writeFileSync(file, `function delay() return ${paceMs} end\n`);
-  return ['-s', file];
-}
-
-function wrk(url: string, seconds: number, paceMs?: number): WrkResult {
-  const headers = Object.entries(HEADERS).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
-  const args = ['-t2', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency', ...paceScript(paceMs), ...headers, url];
-  const out = execFileSync('wrk', args, { encoding: 'utf8' });
-  const percentile = (p: string) => {
-    const match = new RegExp(`^\\s*${p}%\\s+([\\d.]+)(us|ms|s)\\s*$`, 'm').exec(out);
-    if (!match) throw new Error(`no ${p}% line in wrk's output:\n${out}`);
-    return msOf(match[1] as string, match[2] as string);
-  };
-  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
-  if (non2xx) throw new Error(`${non2xx[1]} failed responses from ${url}`);
-  return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), p50: percentile('50'), p99: percentile('99') };
+/** One wrk run (2 threads, CONNECTIONS connections), paced by `paceMs` when given; every answer must be a 2xx. */
+function wrk(url: string, seconds: number, paceMs?: number): Latency {
+  const lua = `${headersLua(HEADERS)}${paceMs === undefined ? '' : paceLua(paceMs)}`;
+  const result = runWrk(url, lua, { threads: 2, connections: CONNECTIONS, seconds });
+  if (result.failures) throw new Error(`${result.failures} failed responses from ${url}`);
+  return { rps: result.requestsPerSecond, p50: result.p50Ms, p99: result.p99Ms };
 }
 
 const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)} ms`;
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
 
-const latency = (list: WrkResult[]) => ({
+const latency = (list: Latency[]) => ({
   p50: median(list.map((r) => r.p50)),
   p99: median(list.map((r) => r.p99)),
   rps: median(list.map((r) => r.rps)),
@@ -141,18 +112,9 @@ async function overhead(ticket: string): Promise<BenchRow[]> {
   const [upstreamPort, proxyPort, pipePort] = [await freePort(), await freePort(), await freePort()];
   const upstream = await startChild(['-e', BARE_SERVER], { PORT: String(upstreamPort), BODY: ticket }, /ready/);
   const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
-  // `node --import tsx`, not tsx's CLI (which runs the script in a second process): one process to kill.
-  const proxyArgs = [
-    '--import',
-    'tsx',
-    'src/cli/bin.ts',
-    'proxy',
-    '--upstream',
-    upstreamUrl,
-    '--port',
-    String(proxyPort),
-    '--quiet',
-  ];
+  // The built CLI, what `npx store-admin-contract proxy` runs (the proxy is the package's command).
+  const cli = buildCli(ROOT);
+  const proxyArgs = [cli.bin, 'proxy', '--upstream', upstreamUrl, '--port', String(proxyPort), '--quiet'];
   const proxy = await startChild(proxyArgs, {}, /listening on/);
   const pipe = await startChild(
     ['-e', PIPE_PROXY],
@@ -170,12 +132,13 @@ async function overhead(ticket: string): Promise<BenchRow[]> {
       child.kill('SIGKILL');
       child.stdout?.destroy();
     }
+    cli.remove();
   }
 }
 
 /** The three servers measured in turn (RUNS times), the proxy's and the pipe's figures against the bare upstream's. */
 function compare(servers: Record<'bare' | 'proxy' | 'pipe', string>, target: string, part: string, paceMs?: number) {
-  const results = { bare: [] as WrkResult[], proxy: [] as WrkResult[], pipe: [] as WrkResult[] };
+  const results = { bare: [] as Latency[], proxy: [] as Latency[], pipe: [] as Latency[] };
   for (let run = 0; run < RUNS; run++) {
     for (const name of ['bare', 'proxy', 'pipe'] as const)
       results[name].push(wrk(`${servers[name]}${target}`, SECONDS, paceMs));

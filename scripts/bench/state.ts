@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import { createMockEngine, DEFAULT_LIMITS, openStateFile } from '../../src/mock/index.ts';
 import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
 import { spawnNode } from '../lib/spawn-node.ts';
-import { requireWrk, runWrk, runWrkAsync } from '../lib/wrk.ts';
+import { ensureWrk, runWrk, runWrkAsync } from '../lib/wrk.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -181,7 +181,7 @@ async function eviction(rows: BenchRow[]): Promise<void> {
   }
 }
 
-requireWrk();
+ensureWrk();
 const rows: BenchRow[] = [];
 const parts = new Set(values.parts.split(','));
 if (parts.has('writes')) await writes(rows);

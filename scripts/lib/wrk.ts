@@ -3,7 +3,7 @@
  * would be the bottleneck of its own measure). Runs it with a Lua script and reads its summary.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -16,15 +16,48 @@ export interface WrkResult {
   p99Ms: number;
 }
 
-/** Fails with the fix when wrk is not installed (never skips the measure). */
-export function requireWrk(): void {
+/**
+ * wrk, installed with apt-get (Debian's package "wrk") when missing: a bench never assumes it.
+ * Throws with the fix when it is still missing.
+ */
+export function ensureWrk(): void {
+  if (hasWrk()) return;
+  console.log('wrk is missing: installing it with apt-get (Debian package "wrk")');
+  const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  try {
+    for (const args of [
+      ['apt-get', 'update'],
+      ['apt-get', 'install', '-y', 'wrk'],
+    ]) {
+      const [command, ...rest] = [...sudo, ...args];
+      execFileSync(command as string, rest, { stdio: 'inherit', env });
+    }
+  } catch {}
+  if (!hasWrk()) throw new Error('wrk is not installed and apt-get could not install it: apt-get install -y wrk');
+}
+
+function hasWrk(): boolean {
   try {
     execFileSync('wrk', ['--version'], { stdio: 'ignore' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new Error('wrk is not installed: apt-get install -y wrk');
+    // wrk --version exits 1 after printing its version: only a missing binary is ENOENT.
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
   }
+  return true;
 }
+
+/** Lua pausing `ms` before each request of a connection (an offered load below saturation). */
+export const paceLua = (ms: number) => `function delay() return ${ms} end\n`;
+
+/** Lua setting request headers (wrk.headers; the spaces keep `[ [==[` from reading as a long string). */
+export const headersLua = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([name, value]) => `wrk.headers[ ${luaString(name)} ] = ${luaString(value)}\n`)
+    .join('');
+
+/** A Lua long string: any text, no escapes. */
+export const luaString = (text: string) => `[==[${text}]==]`;
 
 const ms = (text: string | undefined): number => {
   const found = /([\d.]+)(us|ms|s)/.exec(text ?? '');
@@ -39,24 +72,36 @@ interface WrkOptions {
   seconds?: number;
 }
 
-function argsOf(url: string, lua: string, { connections = 20, threads = 2, seconds = 5 }: WrkOptions): string[] {
-  const script = join(mkdtempSync(join(tmpdir(), 'wrk-')), 'script.lua');
+/** `lua` written to a file of its own; `done()` removes it once wrk has run. */
+function writeScript(lua: string): { script: string; done: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'wrk-'));
+  const script = join(dir, 'script.lua');
   writeFileSync(script, lua);
-  return ['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--latency', '-s', script, url];
+  return { script, done: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+const argsOf = (url: string, script: string, { connections = 20, threads = 2, seconds = 5 }: WrkOptions) => [
+  ...['-t', String(threads), '-c', String(connections), '-d', `${seconds}s`, '--latency', '-s', script, url],
+];
 
 /** Runs wrk against `url` for `seconds` with `lua` as its script (--latency for the percentiles). */
 export function runWrk(url: string, lua: string, options: WrkOptions = {}): WrkResult {
-  return parse(execFileSync('wrk', argsOf(url, lua, options), { encoding: 'utf8' }));
+  const { script, done } = writeScript(lua);
+  try {
+    return parse(execFileSync('wrk', argsOf(url, script, options), { encoding: 'utf8' }));
+  } finally {
+    done();
+  }
 }
 
 /** The same, without blocking this process (to sample the server meanwhile). */
 export function runWrkAsync(url: string, lua: string, options: WrkOptions = {}): Promise<WrkResult> {
-  return new Promise((resolve, reject) => {
-    execFile('wrk', argsOf(url, lua, options), { encoding: 'utf8' }, (error, out) =>
+  const { script, done } = writeScript(lua);
+  return new Promise<WrkResult>((resolve, reject) => {
+    execFile('wrk', argsOf(url, script, options), { encoding: 'utf8' }, (error, out) =>
       error ? reject(error) : resolve(parse(out)),
     );
-  });
+  }).finally(done);
 }
 
 function parse(out: string): WrkResult {
