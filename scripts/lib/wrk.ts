@@ -37,7 +37,8 @@ export function ensureWrk(): void {
   if (!hasWrk()) throw new Error('wrk is not installed and apt-get could not install it: apt-get install -y wrk');
 }
 
-function hasWrk(): boolean {
+/** Is wrk on the PATH? */
+export function hasWrk(): boolean {
   try {
     execFileSync('wrk', ['--version'], { stdio: 'ignore' });
   } catch (error) {

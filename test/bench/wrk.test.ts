@@ -6,14 +6,15 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ensureWrk, headersLua, paceLua, runWrkAsync } from '../../scripts/lib/wrk.ts';
+import { hasWrk, headersLua, paceLua, runWrkAsync } from '../../scripts/lib/wrk.ts';
 
 let server: Server;
 let url = '';
 const seen: IncomingHttpHeaders[] = [];
 
 beforeAll(async () => {
-  ensureWrk();
+  // Installed by .ci/run (Debian's package), as the benches install it; a test installs nothing.
+  if (!hasWrk()) throw new Error('wrk is not installed: apt-get install -y wrk');
   server = createServer((request, response) => {
     seen.push(request.headers);
     response.writeHead(request.url === '/fail' ? 500 : 200, { 'Content-Length': '2' });
