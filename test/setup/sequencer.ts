@@ -13,9 +13,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const WEIGHTS: Readonly<Record<string, number>> = {
   'test/package/package.test.ts': 97,
-  'test/docs/browser.test.ts': 41,
+  'test/docs/browser.test.ts': 50,
   'test/ecosystem/generators.test.ts': 19,
-  'test/docs/try-it.test.ts': 17,
   'test/architecture/typecheck.test.ts': 15,
   'test/mock/cli.test.ts': 14,
   // Its compiler runs happen while vitest collects the file (it reports them as import time).
