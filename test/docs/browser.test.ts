@@ -223,9 +223,10 @@ async function checkOperations(page: Page, version: (typeof VERSIONS)[number], p
 
 // Every operation page is rendered once per version, served by the mock (as `npm start` serves it),
 // and checked for what it shows and for its try-it: one Chromium render per page instead of two
-// (test/docs/try-it.test.ts did the try-it half; ~20 s of Chromium CPU). The static build from
-// file:// is the same site (only its config.js differs): the doctored-bundle check renders every
-// operation of a version from it, and the tests under 'static build (file://)' the rest.
+// (test/docs/try-it.test.ts did the try-it half with its own Chromium and mock: ~22 s of CPU in
+// all). The static build from file:// is the same site (only its config.js differs): the
+// doctored-bundle check renders every operation of a version from it, and the tests under 'static
+// build (file://)' the rest.
 it('has one operation page per (version, operation) pair of the spec inventory', () => {
   const pages = VERSIONS.flatMap((v) => operationsOf(v).map((o) => `${v} ${o.operationId}`));
   expect(pages.sort()).toEqual(SPEC_OPERATIONS.flatMap((o) => o.versions.map((v) => `${v} ${o.operationId}`)).sort());

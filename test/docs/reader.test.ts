@@ -46,7 +46,7 @@ async function open(width: number, hash: string): Promise<Page> {
 }
 
 // One page per width: the Overview, then the operation through its link (the hash), as a reader
-// clicks to it; a second page load would parse and render the whole reference again (~2 s of
+// clicks to it; a second page load would parse and render the whole reference again (~1 s of
 // Chromium CPU each).
 describe.each([1280, 1440])('at %i px', (width) => {
   let page: Page;
