@@ -15,8 +15,12 @@
 // file must leave the process as it found it (restore spies, cwd and environment; close MSW
 // servers and the servers it starts) and never mutate a module's shared state (a loaded bundle:
 // structuredClone it first). The suite uses no vi.mock.
+//
+// sequence.sequencer: the files start in one fixed order, longest first (test/setup/sequencer.ts),
+// whether or not vitest has its results cache (a fresh clone in CI has none).
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import HeavyFirstSequencer from './test/setup/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -27,5 +31,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     maxWorkers: Math.max(2, availableParallelism()),
     isolate: false,
+    sequence: { sequencer: HeavyFirstSequencer },
   },
 });

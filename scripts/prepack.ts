@@ -24,7 +24,12 @@ await rm(dist, { recursive: true, force: true });
 if (!values.clean) {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   try {
-    await promisify(execFile)(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root });
+    // PACK_NO_CHECK=1 (set by test/package, whose suite type-checks src/ in `tsc -p .`) emits without
+    // the type-check: the same dist/ byte for byte, ~4 s of CPU less. A real pack or publish checks.
+    const noCheck = process.env.PACK_NO_CHECK === '1' ? ['--noCheck'] : [];
+    await promisify(execFile)(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), ...noCheck], {
+      cwd: root,
+    });
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     console.error(`tsc -p tsconfig.build.json failed:\n${stdout}${stderr}`);

@@ -45,9 +45,17 @@ async function open(width: number, hash: string): Promise<Page> {
   return page;
 }
 
+// One page per width: the Overview, then the operation through its link (the hash), as a reader
+// clicks to it; a second page load would parse and render the whole reference again (~1 s of
+// Chromium CPU each).
 describe.each([1280, 1440])('at %i px', (width) => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await open(width, '');
+  });
+  afterAll(() => page?.close());
+
   it('the Overview: a dropdown version switcher, one base URL, the licence as text', async () => {
-    const page = await open(width, '');
     await page.waitForSelector('text=Additional Information');
     const select = await page.locator('#docs-version').evaluate((element) => {
       const style = getComputedStyle(element);
@@ -70,11 +78,12 @@ describe.each([1280, 1440])('at %i px', (width) => {
     expect(text).toContain('UNLICENSED');
     expect(await page.locator('elements-api a[href]', { hasText: 'UNLICENSED' }).count()).toBe(0);
     await picture(page, `reference-overview-${width}`);
-    await page.close();
   });
 
   it('an operation: the whole try-it button label, examples without backslashes', async () => {
-    const page = await open(width, '#/operations/listSubscriptions');
+    await page.evaluate(() => {
+      location.hash = '#/operations/listSubscriptions';
+    });
     const send = page.getByRole('button', { name: 'Send API Request' });
     await send.waitFor();
     const fits = await send.evaluate((button) => ({
@@ -89,6 +98,5 @@ describe.each([1280, 1440])('at %i px', (width) => {
     expect(placeholders).toContain('example: ["12"]'); // agents
     expect(placeholders.filter((p) => p.includes('\\'))).toEqual([]);
     await picture(page, `reference-operation-${width}`);
-    await page.close();
   });
 });

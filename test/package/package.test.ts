@@ -61,11 +61,11 @@ const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
   ...extra,
 });
 
-const run = (command: string, args: string[], cwd: string): Promise<Run> =>
-  runProcess(command, args, { cwd, env: cleanEnv() });
+const run = (command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> =>
+  runProcess(command, args, { cwd, env: cleanEnv(env) });
 
-async function ok(command: string, args: string[], cwd: string): Promise<Run> {
-  const result = await run(command, args, cwd);
+async function ok(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  const result = await run(command, args, cwd, env);
   if (result.code !== 0) {
     throw new Error(`${command} ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
   }
@@ -100,7 +100,9 @@ beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'store-admin-package-'));
   ts7 = join(tmp, 'typescript7');
   const typescript7 = newProject(ts7).then(() => npmInstall(ts7, [`typescript@${TYPESCRIPT_7}`]));
-  await ok('npm', ['pack', '--pack-destination', tmp, '--loglevel=error'], ROOT);
+  // PACK_NO_CHECK: prepack emits dist/ without type-checking src/ again (the same files; `tsc -p .`,
+  // test/architecture/typecheck.test.ts, checks them in this suite).
+  await ok('npm', ['pack', '--pack-destination', tmp, '--loglevel=error'], ROOT, { PACK_NO_CHECK: '1' });
   const packed = (await readdir(tmp)).filter((name) => name.endsWith('.tgz'));
   expect(packed).toHaveLength(1);
   tarball = join(tmp, packed[0] ?? '');
@@ -235,7 +237,8 @@ console.log(JSON.stringify(out));
 describe('TypeScript 5.9 and 7 on the tarball', () => {
   /**
    * A consumer of the client, the types and a bundle; a strict reader of the structural fields;
-   * typed MSW overrides; every sample of README.md and docs/*.md. Library files are checked too
+   * typed MSW overrides; every sample of README.md and docs/*.md (their only NodeNext check:
+   * test/docs-samples checks them under the bundler setting). Library files are checked too
    * (no skipLibCheck; TypeScript's own lib files excepted): the package's own declarations must
    * compile under each TypeScript.
    */
@@ -340,16 +343,29 @@ export const handlers = [
     );
   });
 
+  /**
+   * tsc's output with each sample named by its Markdown file and line, as test/docs-samples names
+   * them (`docs/mock.md:42 (strict/samples/sample-007.ts(3,5))`): this is the samples' NodeNext check.
+   */
+  const namingSamples = (output: string) => {
+    const samples = allSamples();
+    return output.replace(/strict\/samples\/sample-(\d+)\.ts(?:\((\d+),\d+\)|:(\d+):\d+)/g, (found, i, a, b) => {
+      const sample = samples[Number(i)];
+      // Line 1 of a sample's file is the comment naming it; line 2 is the block's first line.
+      return sample ? `${sample.file}:${sample.line + Number(a ?? b) - 2} (${found})` : found;
+    });
+  };
+
   it.each([
     ['5.9.3', () => join(consumer, 'node_modules', 'typescript', 'bin', 'tsc')],
     [TYPESCRIPT_7, () => join(ts7, 'node_modules', 'typescript', 'bin', 'tsc')],
   ])(
-    'TypeScript %s type-checks a consumer, the docs samples and the MSW overrides (strict, exact optionals)',
+    'TypeScript %s type-checks a consumer, the docs samples and the MSW overrides (NodeNext, strict, exact optionals)',
     async (version, tsc) => {
       const reported = await ok(process.execPath, [tsc(), '--version'], consumer);
       expect(reported.stdout.trim()).toBe(`Version ${version}`);
       const result = await run(process.execPath, [tsc(), '-p', 'tsconfig.strict.json'], consumer);
-      expect(result.stdout + result.stderr).toBe('');
+      expect(namingSamples(result.stdout + result.stderr)).toBe('');
       expect(result.code).toBe(0);
       expect(allSamples().length).toBeGreaterThan(10);
     },

@@ -1,0 +1,58 @@
+// The order vitest starts the test files in: the same on every machine, longest first. vitest's own
+// order comes from its results cache (node_modules/.vite: longest first); a fresh clone (CI) has no
+// cache and falls back to file size, which started test/package (a third of the run) late and left
+// one worker idle at the end. Longest first on two workers: test/package runs on one while the
+// other works through the rest, and the short files fill both workers at the end.
+//
+// WEIGHTS are the seconds each heavy file took in the suite on an idle 2-core machine (CONTRIBUTING.md
+// "Test time"); a new file that takes more than ~2.5 s belongs here, or it may start last and run
+// alone. Every other file (each well under a second) follows, largest file first, then by path, so
+// the order never depends on a cache.
+import { statSync } from 'node:fs';
+import { relative } from 'node:path';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+export const WEIGHTS: Readonly<Record<string, number>> = {
+  'test/package/package.test.ts': 97,
+  'test/docs/browser.test.ts': 50,
+  'test/ecosystem/generators.test.ts': 19,
+  'test/architecture/typecheck.test.ts': 15,
+  'test/mock/cli.test.ts': 14,
+  // Its compiler runs happen while vitest collects the file (it reports them as import time).
+  'test/docs-samples/samples.test.ts': 13,
+  'test/conformance/runner.test.ts': 12,
+  'test/hostile/sources.test.ts': 12,
+  'test/contract/freshness.test.ts': 11,
+  'test/fuzz/fuzz.test.ts': 10,
+  'test/docs/reader.test.ts': 10,
+  'test/hostile/diff.test.ts': 8,
+  'test/mock/persistence.test.ts': 7,
+  'test/ecosystem/spectral.test.ts': 5,
+  'test/contract/lint.test.ts': 5,
+  'test/client/retry.test.ts': 4,
+  'test/mock/invariants.test.ts': 4,
+  'test/diff/cli.test.ts': 4,
+  'test/release/first-run.test.ts': 3.5,
+  'test/mock/inspector.test.ts': 3.5,
+  'test/mock/store.test.ts': 3.3,
+  'test/mock/examples.test.ts': 3.1,
+  'test/mock/eviction.test.ts': 3,
+  'test/msw/browser.test.ts': 3,
+  'test/hostile/deadline.test.ts': 2.9,
+  'test/hostile/timeouts.test.ts': 2.9,
+  'test/hostile/fixtures-file.test.ts': 2.8,
+  'test/mock/session.test.ts': 2.7,
+  'test/mock/scenarios-e2e.test.ts': 2.7,
+};
+
+export default class HeavyFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const key = (spec: TestSpecification) => {
+      const path = relative(spec.project.config.root, spec.moduleId).replaceAll('\\', '/');
+      return { path, weight: WEIGHTS[path] ?? 0, size: statSync(spec.moduleId).size };
+    };
+    const keyed = files.map((spec) => ({ spec, ...key(spec) }));
+    keyed.sort((a, b) => b.weight - a.weight || b.size - a.size || (a.path < b.path ? -1 : 1));
+    return keyed.map(({ spec }) => spec);
+  }
+}
