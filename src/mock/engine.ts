@@ -21,7 +21,7 @@ import type { Scenario } from './scenarios.ts';
 import { answer } from './stages/answer.ts';
 import { auth } from './stages/auth.ts';
 import { body } from './stages/body.ts';
-import type { EngineCore, Incoming, RawRequest, RawResponse, Stage } from './stages/context.ts';
+import type { EngineCore, Incoming, RawRequest, RawResponse, RequestContext, Stage } from './stages/context.ts';
 import { examples } from './stages/examples.ts';
 import { intake } from './stages/intake.ts';
 import { route } from './stages/route.ts';
@@ -75,7 +75,8 @@ export interface MockEngine {
    * A dropped connection (`Prefer: fail=drop`) is `Response.error()`.
    */
   handle(request: Request, options?: { basePath?: string }): Promise<Response>;
-  handleRaw(request: RawRequest): Promise<RawResponse>;
+  /** Answers a raw request (the node:http adapter's): at once when no stage waits, as a read does. */
+  handleRaw(request: RawRequest): RawResponse | Promise<RawResponse>;
   /**
    * Back to the seeded data: one token's state, or every state (the shared one with `sharedState`);
    * a write in flight that started before is not applied (409). Resolves once the state file has it.
@@ -114,6 +115,26 @@ export interface MockEngine {
 /** The stages after routing, in order. */
 const STAGES: Stage[] = [auth, tokenState, scenario, body, validation, examples, store, view];
 
+/** One request through the stages: at once, unless a stage waits (a body still arriving, a delay, the state file). */
+function run(incoming: Incoming): RawResponse | Promise<RawResponse> {
+  const routed = route(incoming);
+  // Refused before routing, or the mock's own endpoints (which may wait): answered as is.
+  if (routed instanceof Promise || 'status' in routed) return routed;
+  const context = version(incoming, routed);
+  if ('status' in context) return context;
+  return runStages(context, 0);
+}
+
+/** The stages from `from` on; only a stage that waits returns a promise, and only it costs a microtask. */
+function runStages(context: RequestContext, from: number): RawResponse | Promise<RawResponse> {
+  for (let i = from; i < STAGES.length; i++) {
+    const early = (STAGES[i] as Stage)(context);
+    if (early instanceof Promise) return early.then((settled) => settled ?? runStages(context, i + 1));
+    if (early) return early;
+  }
+  return answer(context);
+}
+
 export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   const bundles = options.bundles ?? loadBundles();
   const seed = options.seed ?? DEFAULT_SEED;
@@ -151,20 +172,6 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     scenarios: options.scenarios ?? [],
     timestamp: secondsClock(now),
   };
-
-  async function run(incoming: Incoming): Promise<RawResponse> {
-    const routed = await route(incoming);
-    if ('status' in routed) return routed;
-    const context = version(incoming, routed);
-    if ('status' in context) return context;
-    for (const stage of STAGES) {
-      const early = stage(context);
-      // Only a stage that waits (a body, a delay) returns a promise: the others cost no microtask.
-      const settled = early instanceof Promise ? await early : early;
-      if (settled) return settled;
-    }
-    return answer(context);
-  }
 
   const handleRaw = (raw: RawRequest) => intake(core, raw, run);
 

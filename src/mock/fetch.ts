@@ -4,7 +4,7 @@ import type { RawRequest, RawResponse } from './stages/context.ts';
 
 /** A Fetch request through `handleRaw`, the API mounted under `basePath` (kept in page links). */
 export async function handleFetch(
-  handleRaw: (raw: RawRequest) => Promise<RawResponse>,
+  handleRaw: (raw: RawRequest) => RawResponse | Promise<RawResponse>,
   request: Request,
   basePath = '',
 ): Promise<Response> {

@@ -122,6 +122,17 @@ export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
+/** Sends the engine's answer (or drops the connection for `Prefer: fail=drop`); the version served. */
+function deliver(request: IncomingMessage, response: ServerResponse, raw: RawResponse): string {
+  if (raw.drop) {
+    request.socket.destroy();
+    return raw.version;
+  }
+  if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
+  send(response, raw);
+  return raw.version;
+}
+
 function send(response: ServerResponse, raw: RawResponse): void {
   const headers: Record<string, string | number> = { ...raw.headers, 'Content-Length': Buffer.byteLength(raw.body) };
   response.writeHead(raw.status, headers);
@@ -173,7 +184,8 @@ export async function readFixtures(file: string): Promise<MockFixtures> {
 
 /** What answers the API requests: Prism's examples (static) or the data-backed engine. */
 interface Backend {
-  handler: (request: IncomingMessage, response: ServerResponse) => Promise<string>;
+  /** Answers a request; the version served (at once when nothing waited). */
+  handler: (request: IncomingMessage, response: ServerResponse) => string | Promise<string>;
   versions: string[];
   operations: number;
   engine?: MockEngine;
@@ -199,7 +211,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   // The API reference at /docs (src/docs), try-it aimed at this server; built on first request.
   const { createNodeDocsListener } = await import('../docs/index.ts');
   const serveDocs = createNodeDocsListener({ ...(options.bundlesDir && { bundlesDir: options.bundlesDir }) });
-  const answer = (request: IncomingMessage, response: ServerResponse): Promise<string> =>
+  const answer = (request: IncomingMessage, response: ServerResponse): string | Promise<string> =>
     !request.url?.startsWith('/docs')
       ? handler(request, response)
       : serveDocs(request, response).then((served) => (served ? 'docs' : handler(request, response)));
@@ -207,13 +219,15 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const { createServer } = await import('node:http');
   const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
     const started = performance.now();
-    answer(request, response).then(
-      (version) => {
-        if (log) {
-          const ms = (performance.now() - started).toFixed(1);
-          log(`${request.method} ${request.url} [${version}] ${response.statusCode} ${ms} ms`);
-        }
-      },
+    let version: string | Promise<string>;
+    try {
+      version = answer(request, response);
+    } catch (error) {
+      return answerFailure(request, response, error as Error, log);
+    }
+    if (!(version instanceof Promise)) return logAnswer(log, request, response, version, started);
+    version.then(
+      (served) => logAnswer(log, request, response, served, started),
       (error: Error) => answerFailure(request, response, error, log),
     );
   });
@@ -269,16 +283,15 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
     ...(options.now !== undefined && { now: options.now }),
     ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
   });
-  const handler = (request: IncomingMessage, response: ServerResponse): Promise<string> =>
-    engine.handleRaw(new NodeRawRequest(request, io)).then((raw) => {
-      if (raw.drop) {
-        request.socket.destroy(); // Prefer: fail=drop
-        return raw.version;
-      }
-      if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
-      send(response, raw);
-      return raw.version;
-    });
+  const handler = (request: IncomingMessage, response: ServerResponse): string | Promise<string> => {
+    const raw = new NodeRawRequest(request, io);
+    // Node parses a body right after its headers: the engine starts a microtask later, so that it
+    // reads the body at once. Without a body it answers now.
+    const answered = raw.announcesBody ? Promise.resolve(raw).then(engine.handleRaw) : engine.handleRaw(raw);
+    return answered instanceof Promise
+      ? answered.then((ready) => deliver(request, response, ready))
+      : deliver(request, response, answered);
+  };
   return { handler, versions: engine.versions, operations: engine.operations, engine, ...(journal && { journal }) };
 }
 
@@ -310,6 +323,11 @@ class NodeRawRequest implements RawRequest {
     const value = this.request.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   }
+  /** A Content-Length or a Transfer-Encoding: a body follows the headers (RFC 9112 §6.3). */
+  get announcesBody(): boolean {
+    const { headers } = this.request;
+    return headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
+  }
   /** Node keeps only the first of a repeated Authorization: the raw headers have them all. */
   repeated(name: string): boolean {
     let seen = 0;
@@ -321,6 +339,19 @@ class NodeRawRequest implements RawRequest {
   readBody() {
     return this.io.readBody(this.request);
   }
+}
+
+/** The request's log line (`--quiet` passes no log). */
+function logAnswer(
+  log: ((line: string) => void) | undefined,
+  request: IncomingMessage,
+  response: ServerResponse,
+  version: string,
+  started: number,
+): void {
+  if (!log) return;
+  const ms = (performance.now() - started).toFixed(1);
+  log(`${request.method} ${request.url} [${version}] ${response.statusCode} ${ms} ms`);
 }
 
 /** A request whose handling threw: 503 when the body buffers are full, else a 500 without details. */

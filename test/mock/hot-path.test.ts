@@ -56,6 +56,36 @@ describe('parseTarget', () => {
   });
 });
 
+describe('the engine answers at once when no stage waits', () => {
+  const engine = createMockEngine();
+  const raw = (method: string, target: string, body?: Uint8Array | Promise<Uint8Array>) => ({
+    method,
+    target,
+    origin: 'http://mock.test',
+    header: (name: string) =>
+      ({ authorization: 'Bearer at-once', 'content-type': body ? 'application/json' : undefined })[name],
+    readBody: () => body ?? new Uint8Array(),
+  });
+  const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+
+  it('a read, and a write with no state file to wait for: a value, not a promise', () => {
+    const read = engine.handleRaw(raw('GET', '/stockrecords/3/'));
+    expect(read).not.toBeInstanceOf(Promise);
+    expect(read).toMatchObject({ status: 200 });
+    const write = engine.handleRaw(raw('PUT', '/pages/1/', json({ title: 'At once' })));
+    expect(write).not.toBeInstanceOf(Promise);
+    expect(write).toMatchObject({ status: 200 });
+    expect(engine.inspect('at-once').get('pages', 1)?.title).toBe('At once');
+  });
+
+  it('a body still arriving: a promise, answered the same', async () => {
+    const later = engine.handleRaw(raw('PATCH', '/tickets/7/', Promise.resolve(json({ subject: 'Later' }))));
+    expect(later).toBeInstanceOf(Promise);
+    expect(await later).toMatchObject({ status: 200 });
+    expect(JSON.parse((await later).body).subject).toBe('Later');
+  });
+});
+
 describe('router index by first segment', () => {
   const templates = [
     ['/tickets/{id}/', 'ticket'],

@@ -17,22 +17,22 @@ export function answer(context: RequestContext): RawResponse | Promise<RawRespon
   return commit(context, result, headers);
 }
 
-async function commit(
+function commit(
   context: RequestContext,
   result: Extract<StoreResult, { kind: 'write' }>,
   headers: Record<string, string>,
-): Promise<RawResponse> {
+): RawResponse | Promise<RawResponse> {
   const { states } = context.core;
   const committed = states.commit(context.ticket ?? states.begin(context.token), result.changes);
   // A reset or restore of this state came first: the write is not applied.
   if (committed === 'conflict') return refuseRouted(context, resetConflict(context.problem));
   // Evicted (no state file): the write has no state to land in.
   if (committed === 'evicted') return refuseRouted(context, stateEvicted(states.limits.maxStates, context.problem));
-  try {
-    await committed;
-  } catch (error) {
+  // In memory only: answered at once.
+  if (committed === 'applied') return json(200, context.shown, headers, context.version);
+  return committed.then(
+    () => json(200, context.shown, headers, context.version),
     // Applied in memory, but the state file could not be written.
-    return refuseRouted(context, stateFileFailed(error, context.problem));
-  }
-  return json(200, context.shown, headers, context.version);
+    (error: unknown) => refuseRouted(context, stateFileFailed(error, context.problem)),
+  );
 }

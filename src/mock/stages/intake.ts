@@ -10,11 +10,11 @@ import { corsHeaders } from '../cors.ts';
 import type { EngineCore, Incoming, RawRequest, RawResponse } from './context.ts';
 import { incomingOf } from './route.ts';
 
-export async function intake(
+export function intake(
   core: EngineCore,
   raw: RawRequest,
-  run: (incoming: Incoming) => Promise<RawResponse>,
-): Promise<RawResponse> {
+  run: (incoming: Incoming) => RawResponse | Promise<RawResponse>,
+): RawResponse | Promise<RawResponse> {
   const started = performance.now();
   const incoming = incomingOf(core, raw);
   const { token, method } = incoming;
@@ -24,22 +24,48 @@ export async function intake(
     incoming.raw = keeping;
     if (token) incoming.ticket = core.states.begin(token);
   }
+  let response: RawResponse | Promise<RawResponse>;
   try {
-    const response = await run(incoming);
+    response = run(incoming);
+  } catch (error) {
+    close(core, incoming);
+    throw error;
+  }
+  // Answered at once (no stage waited): no microtask.
+  if (!(response instanceof Promise)) return finish(core, incoming, response, started);
+  return response.then(
+    (answered) => finish(core, incoming, answered, started),
+    (error: unknown) => {
+      close(core, incoming);
+      throw error;
+    },
+  );
+}
+
+/** The answer logged and given the CORS headers; the write's ticket closed in any case. */
+function finish(core: EngineCore, incoming: Incoming, response: RawResponse, started: number): RawResponse {
+  try {
     if (response.drop || response.version === 'preflight' || response.version === 'admin') return response;
+    const { token, raw } = incoming;
     const stateKey = token ? core.states.keyOf(token) : null;
-    const requestBody = keeping?.body;
-    logExchange(core.log, { request: raw, response, requestBody, ms: performance.now() - started, stateKey });
+    const requestBody = raw instanceof BodyKeeping ? raw.body : undefined;
+    const request = raw instanceof BodyKeeping ? raw.raw : raw;
+    logExchange(core.log, { request, response, requestBody, ms: performance.now() - started, stateKey });
     return { ...response, headers: { ...corsHeaders(raw.header('origin')), ...response.headers } };
   } finally {
-    if (incoming.ticket) core.states.end(incoming.ticket);
+    close(core, incoming);
   }
+}
+
+/** Closes a write's ticket on its state (a reset meanwhile has cancelled it). */
+function close(core: EngineCore, incoming: Incoming): void {
+  if (incoming.ticket) core.states.end(incoming.ticket);
 }
 
 /** A request whose body, once read, is kept for the log (a class: no closures made per request). */
 class BodyKeeping implements RawRequest {
   body: Uint8Array | 'too-large' | undefined;
-  constructor(private readonly raw: RawRequest) {}
+  constructor(readonly raw: RawRequest) {}
   get method() {
     return this.raw.method;
   }

@@ -131,9 +131,13 @@ export class TokenStore {
 
   /**
    * Applies a write's changed records, unless a reset or restore came first (`conflict`) or the
-   * state was evicted without a state file (`evicted`). Resolves once the change is durable.
+   * state was evicted without a state file (`evicted`). With a state file, resolves once the
+   * change is durable; without one there is nothing to wait for (`applied`).
    */
-  commit(ticket: Ticket, records: [collection: string, record: Rec][]): Promise<void> | 'conflict' | 'evicted' {
+  commit(
+    ticket: Ticket,
+    records: [collection: string, record: Rec][],
+  ): Promise<void> | 'applied' | 'conflict' | 'evicted' {
     if (ticket.cancelled) return 'conflict';
     if (this.tombstones.has(ticket.key)) return 'evicted';
     const held = this.held(ticket.key, true) as Held;
@@ -150,7 +154,7 @@ export class TokenStore {
     }
     held.state.commit(records);
     this.registry.charge(ticket.key, bytes + held.state.bytes - before);
-    return this.persist({ op: 'put', token: ticket.key, changes });
+    return this.persistence ? this.persistence.append({ op: 'put', token: ticket.key, changes }) : 'applied';
   }
 
   /** Back to the seeded data: one token's state, or every state (`all`). Snapshots stay. */
