@@ -8,6 +8,7 @@
  * under a mount path as a Fetch-API handler; `createNodeDocsListener` adapts it to node:http.
  */
 /// <reference types="node" />
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -181,7 +182,7 @@ export function createDocsHandler(
 ): (request: Request) => Promise<Response | undefined> {
   const mount = `/${(options.mount ?? '/docs').replace(/^\/+|\/+$/g, '')}`;
   let site: Promise<DocsSite> | undefined;
-  const gzipped = new Map<string, Uint8Array>();
+  const packed = new Map<string, Packed>();
   return async (request) => {
     const url = new URL(request.url);
     if (url.pathname !== mount && !url.pathname.startsWith(`${mount}/`)) return undefined;
@@ -206,26 +207,50 @@ export function createDocsHandler(
     if (path === '' || path.endsWith('/')) path += 'index.html';
     const file = files.get(path);
     if (!file) return text(404, `No ${path} in the docs\n`);
-    let body: Uint8Array = typeof file.body === 'string' ? new TextEncoder().encode(file.body) : file.body;
-    const headers: Record<string, string> = {
-      'Content-Type': file.contentType,
-      'Cache-Control': 'no-cache',
-      Vary: 'Accept-Encoding',
-    };
-    const gzip =
-      /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '') && /^text\/|json|svg/.test(file.contentType);
-    if (gzip && body.byteLength > 1024) {
-      let packed = gzipped.get(path);
-      if (!packed) {
-        packed = new Uint8Array(gzipSync(body, { level: 9 }));
-        gzipped.set(path, packed);
-      }
-      body = packed;
-      headers['Content-Encoding'] = 'gzip';
-    }
-    headers['Content-Length'] = String(body.byteLength);
-    return new Response(request.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
+    return fileResponse(request, path, file, packed);
   };
+}
+
+/** A file as served: its bytes, gzipped when that pays, and its entity tag. */
+interface Packed {
+  body: Uint8Array;
+  gzipped?: Uint8Array;
+  etag: string;
+}
+
+/**
+ * A file of the site as an answer: gzipped when the client takes it (packed once), with an ETag,
+ * so that a browser revalidates (304) instead of fetching the 2 MB renderer again, and keeps the
+ * script's compiled code.
+ */
+function fileResponse(request: Request, path: string, file: DocsFile, cache: Map<string, Packed>): Response {
+  let entry = cache.get(path);
+  if (!entry) {
+    const body = typeof file.body === 'string' ? new TextEncoder().encode(file.body) : file.body;
+    const packs = /^text\/|json|svg/.test(file.contentType) && body.byteLength > 1024;
+    // Weak: the gzipped and the plain bytes are the same file (RFC 9110 §8.8.3).
+    const etag = `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+    entry = { body, etag, ...(packs && { gzipped: new Uint8Array(gzipSync(body, { level: 9 })) }) };
+    cache.set(path, entry);
+  }
+  const headers: Record<string, string> = {
+    'Content-Type': file.contentType,
+    'Cache-Control': 'no-cache',
+    Vary: 'Accept-Encoding',
+    ETag: entry.etag,
+  };
+  // The browser's copy is current (If-None-Match compares weakly: a list, `*`, with or without W/).
+  const known = request.headers
+    .get('if-none-match')
+    ?.split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''));
+  if (known?.some((tag) => tag === '*' || tag === entry.etag.slice(2)))
+    return new Response(null, { status: 304, headers });
+  const gzip = entry.gzipped && /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '');
+  const body = gzip ? (entry.gzipped as Uint8Array) : entry.body;
+  if (gzip) headers['Content-Encoding'] = 'gzip';
+  headers['Content-Length'] = String(body.byteLength);
+  return new Response(request.method === 'HEAD' ? null : (body as Uint8Array<ArrayBuffer>), { status: 200, headers });
 }
 
 /**

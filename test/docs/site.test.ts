@@ -175,4 +175,22 @@ describe('createDocsHandler', () => {
     expect(js?.headers.get('content-encoding')).toBe('gzip');
     expect(transferred).toBeLessThan(3_000_000);
   });
+
+  it('tags every file, so that a browser revalidates (304, no body) instead of fetching it again', async () => {
+    const path = '/docs/assets/web-components.min.js';
+    const [plain, packed] = [await get(path), await get(path, { 'accept-encoding': 'gzip' })];
+    const tag = plain?.headers.get('etag') ?? '';
+    expect(tag).toMatch(/^W\/"[\w-]{22}"$/);
+    // One file, two encodings: the same weak tag.
+    expect(packed?.headers.get('etag')).toBe(tag);
+    for (const ifNoneMatch of [tag, tag.slice(2), `"other", ${tag}`, '*']) {
+      const again = await get(path, { 'if-none-match': ifNoneMatch });
+      expect(again?.status, ifNoneMatch).toBe(304);
+      expect(await again?.text()).toBe('');
+      expect(again?.headers.get('etag')).toBe(tag);
+    }
+    expect((await get(path, { 'if-none-match': 'W/"other"' }))?.status).toBe(200);
+    const page = await get('/docs/');
+    expect(page?.headers.get('etag')).not.toBe(tag);
+  });
 });
