@@ -17,6 +17,10 @@ export class BusyError extends Error {}
 
 const EMPTY = Buffer.alloc(0);
 
+/** A Content-Length or a Transfer-Encoding: a body follows the headers (RFC 9112 §6.3). */
+export const announcesBody = (request: IncomingMessage): boolean =>
+  request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] !== undefined;
+
 /**
  * The body's bytes, or `'too-large'` beyond MAX_BODY_BYTES (the rest is left unread). Synchronous
  * when there is nothing to wait for: no body announced, or Node has already parsed every byte the
@@ -27,12 +31,12 @@ export function readNodeBody(
   request: IncomingMessage,
   budget?: BodyBudget,
 ): Buffer | 'too-large' | Promise<Buffer | 'too-large'> {
-  const announced = request.headers['content-length'];
-  // No Content-Length and no Transfer-Encoding: the request has no body (RFC 9112 §6.3).
-  if (announced === undefined && request.headers['transfer-encoding'] === undefined) {
+  // No body announced: nothing to read.
+  if (!announcesBody(request)) {
     request.resume();
     return EMPTY;
   }
+  const announced = request.headers['content-length'];
   // Every announced byte parsed and none read yet: taken at once. The bytes are let go as soon as
   // they are parsed, so they take no budget, but a body the budget could not hold is refused alike.
   const held = request.readableLength;

@@ -21,7 +21,7 @@ import {
 } from './engine.ts';
 import type { MockLimits } from './limits.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
-import { type BodyBudget, BusyError, readNodeBody } from './node-body.ts';
+import { announcesBody, type BodyBudget, BusyError, readNodeBody } from './node-body.ts';
 import { linkOrigin } from './origin.ts';
 import type { Journal, JournalOptions } from './persistence/journal.ts';
 import { internalError, refusal } from './problems.ts';
@@ -205,7 +205,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
     ? await staticBackend(bundles, options)
     : await statefulBackend(bundles, options, {
         originOf: (request) => linkOrigin(request.headers.host, boundOrigin, configuredOrigin),
-        readBody: bodyReader({ buffered: 0, max: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES }),
+        budget: { buffered: 0, max: options.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES },
       });
 
   // The API reference at /docs (src/docs), try-it aimed at this server; built on first request.
@@ -287,7 +287,7 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
     const raw = new NodeRawRequest(request, io);
     // Node parses a body right after its headers: the engine starts a microtask later, so that it
     // reads the body at once. Without a body it answers now.
-    const answered = raw.announcesBody ? Promise.resolve(raw).then(engine.handleRaw) : engine.handleRaw(raw);
+    const answered = announcesBody(request) ? Promise.resolve(raw).then(engine.handleRaw) : engine.handleRaw(raw);
     return answered instanceof Promise
       ? answered.then((ready) => deliver(request, response, ready))
       : deliver(request, response, answered);
@@ -295,13 +295,11 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
   return { handler, versions: engine.versions, operations: engine.operations, engine, ...(journal && { journal }) };
 }
 
-/** Reads bodies against one budget of bytes buffered across all requests (503 beyond). */
-const bodyReader = (budget: BodyBudget) => (request: IncomingMessage) => readNodeBody(request, budget);
-
-/** How a node:http request's body and link origin are read (the server's limits and Host rule). */
+/** How a node:http request's link origin and body are read (the server's Host rule and limits). */
 interface NodeIo {
   originOf: (request: IncomingMessage) => string;
-  readBody: (request: IncomingMessage) => ReturnType<RawRequest['readBody']>;
+  /** The bytes buffered across all requests' bodies (503 beyond). */
+  budget: BodyBudget;
 }
 
 /** A node:http request as the engine reads it (a class: no closures made per request). */
@@ -323,11 +321,6 @@ class NodeRawRequest implements RawRequest {
     const value = this.request.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
   }
-  /** A Content-Length or a Transfer-Encoding: a body follows the headers (RFC 9112 §6.3). */
-  get announcesBody(): boolean {
-    const { headers } = this.request;
-    return headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined;
-  }
   /** Node keeps only the first of a repeated Authorization: the raw headers have them all. */
   repeated(name: string): boolean {
     let seen = 0;
@@ -337,7 +330,7 @@ class NodeRawRequest implements RawRequest {
     return seen > 1;
   }
   readBody() {
-    return this.io.readBody(this.request);
+    return readNodeBody(this.request, this.io.budget);
   }
 }
 

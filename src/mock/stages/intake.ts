@@ -48,9 +48,10 @@ function finish(core: EngineCore, incoming: Incoming, response: RawResponse, sta
     if (response.drop || response.version === 'preflight' || response.version === 'admin') return response;
     const { token, raw } = incoming;
     const stateKey = token ? core.states.keyOf(token) : null;
-    const requestBody = raw instanceof BodyKeeping ? raw.body : undefined;
-    const request = raw instanceof BodyKeeping ? raw.raw : raw;
-    logExchange(core.log, { request, response, requestBody, ms: performance.now() - started, stateKey });
+    // A request that may carry a body is wrapped so that the log gets what was read.
+    const kept = raw instanceof BodyKeeping ? raw : undefined;
+    const request = kept?.raw ?? raw;
+    logExchange(core.log, { request, response, requestBody: kept?.body, ms: performance.now() - started, stateKey });
     return { ...response, headers: { ...corsHeaders(raw.header('origin')), ...response.headers } };
   } finally {
     close(core, incoming);
