@@ -16,7 +16,7 @@
  * machine's load average is printed beside the figures: on a shared machine, read ratios, not ms.
  * Usage: tsx scripts/bench/proxy.ts [--seconds S] [--runs N]
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,7 +25,7 @@ import { createMockEngine } from '../../src/mock/index.ts';
 import { createExchangeChecker } from '../../src/proxy/index.ts';
 import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
 import { buildCli } from '../lib/built-cli.ts';
-import { freePort } from '../lib/net.ts';
+import { spawnNode } from '../lib/spawn-node.ts';
 import { ensureWrk, headersLua, paceLua, runWrk } from '../lib/wrk.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -54,7 +54,7 @@ require('node:http').createServer((request, response) => {
     response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), '${VERSION_HEADER}': 'unstable' });
     response.end(body);
   });
-}).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
+}).listen(0, '127.0.0.1', function () { console.log('ready on http://127.0.0.1:' + this.address().port); });`;
 
 /** The reference: forwards and pipes back, nothing else. */
 const PIPE_PROXY = `
@@ -67,23 +67,16 @@ http.createServer((request, response) => {
     answer.pipe(response);
   });
   request.pipe(upstream);
-}).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
+}).listen(0, '127.0.0.1', function () { console.log('ready on http://127.0.0.1:' + this.address().port); });`;
 
-function startChild(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((done, fail) => {
-    let out = '';
-    child.stdout?.on('data', (chunk) => {
-      out += chunk;
-      if (ready.test(out)) done(child);
-    });
-    child.on('exit', (code) => fail(new Error(`${args.join(' ')} exited ${code}: ${out}`)));
-  });
-}
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** A node process printing its URL (../lib/spawn-node.ts), one of this script's children. */
+const startChild = (args: string[], env: Record<string, string> = {}) =>
+  spawnNode(args, /(?:ready|listening) on (http:\/\/[\w.:[\]-]+)/, { cwd: ROOT, children, env });
 
 interface Latency {
   rps: number;
@@ -109,29 +102,19 @@ const latency = (list: Latency[]) => ({
 });
 
 async function overhead(ticket: string): Promise<BenchRow[]> {
-  const [upstreamPort, proxyPort, pipePort] = [await freePort(), await freePort(), await freePort()];
-  const upstream = await startChild(['-e', BARE_SERVER], { PORT: String(upstreamPort), BODY: ticket }, /ready/);
-  const upstreamUrl = `http://127.0.0.1:${upstreamPort}`;
+  const upstream = await startChild(['-e', BARE_SERVER], { BODY: ticket });
   // The built CLI, what `npx store-admin-contract proxy` runs (the proxy is the package's command).
   const cli = buildCli(ROOT);
-  const proxyArgs = [cli.bin, 'proxy', '--upstream', upstreamUrl, '--port', String(proxyPort), '--quiet'];
-  const proxy = await startChild(proxyArgs, {}, /listening on/);
-  const pipe = await startChild(
-    ['-e', PIPE_PROXY],
-    { PORT: String(pipePort), UPSTREAM: String(upstreamPort) },
-    /ready/,
-  );
+  const proxy = await startChild([cli.bin, 'proxy', '--upstream', upstream.url, '--port', '0', '--quiet']);
+  const pipe = await startChild(['-e', PIPE_PROXY], { UPSTREAM: String(new URL(upstream.url).port) });
   const target = '/tickets/7/';
-  const servers = { bare: upstreamUrl, proxy: `http://127.0.0.1:${proxyPort}`, pipe: `http://127.0.0.1:${pipePort}` };
+  const servers = { bare: upstream.url, proxy: proxy.url, pipe: pipe.url };
   try {
     for (const url of Object.values(servers)) wrk(`${url}${target}`, 1); // warm-up
     const part = `GET ${target} (unstable), ${CONNECTIONS} conn`;
     return [...compare(servers, target, `${part}, paced`, PACE_MS), ...compare(servers, target, `${part}, saturated`)];
   } finally {
-    for (const child of [proxy, pipe, upstream]) {
-      child.kill('SIGKILL');
-      child.stdout?.destroy();
-    }
+    await Promise.all([proxy.stop(), pipe.stop(), upstream.stop()]);
     cli.remove();
   }
 }
