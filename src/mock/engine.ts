@@ -56,6 +56,8 @@ export interface MockEngineOptions {
   data?: MockFixtures;
   /** Where `data` came from, for error messages. Default `data`. */
   dataSource?: string;
+  /** Told of each record of a recording in `data` that cannot be served (skipped). Default: console.warn. */
+  warn?: (message: string) => void;
   /** The clock of write timestamps. Default: the real one. */
   now?: () => Date;
   /** Failure scenarios for every request, or one operation's (./scenarios.ts); `Prefer` tokens win. */
@@ -147,8 +149,12 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   const checks = new Map(targets.map((t) => [t.target.operation.operationId, t.target.validator]));
   const seeded = seedStore(bundles, { seed });
   if (options.data !== undefined) {
-    applyFixtures(seeded, options.data, options.dataSource ?? 'data', (id, value) =>
-      checks.get(id)?.checkResponse(value, 'Fixture record'),
+    applyFixtures(
+      seeded,
+      options.data,
+      options.dataSource ?? 'data',
+      (id, value) => checks.get(id)?.checkResponse(value, 'Fixture record'),
+      options.warn,
     );
   }
   const limits = limitsOf(options.limits);

@@ -180,10 +180,11 @@ export const OPERATION_DECLS: Record<string, OperationDecl> = {
     kind: 'get',
     collection: 'orders',
     param: 'number',
+    // A recording may hold an order's fulfillment without the order: the fulfillment shows it exists.
     lookup: (state, number) => {
-      if (!state.get('orders', number)) return undefined;
       const fulfillment = state.list('fulfillments').find((f) => f.order_number === String(number));
-      return fulfillment ?? { missing: `Order ${number} has no fulfillment yet.` };
+      if (fulfillment) return fulfillment;
+      return state.get('orders', number) ? { missing: `Order ${number} has no fulfillment yet.` } : undefined;
     },
   },
 

@@ -73,7 +73,7 @@ export interface MockOptions {
    * a state file is refused (StateFileError). Default: states live in memory only.
    */
   statePath?: string;
-  /** Receives warnings (a torn state file's tail). Default: console.warn. */
+  /** Receives warnings (a torn state file's tail, a recording's records skipped). Default: console.warn. */
   warn?: (message: string) => void;
 }
 
@@ -282,6 +282,7 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
     ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
     ...(options.now !== undefined && { now: options.now }),
     ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
+    ...(options.warn && { warn: options.warn }),
   });
   const handler = (request: IncomingMessage, response: ServerResponse): string | Promise<string> => {
     const raw = new NodeRawRequest(request, io);

@@ -118,10 +118,14 @@ export class State implements StateView {
     const position = indexed?.positions.get(String(key));
     return position === undefined ? undefined : indexed?.records[position];
   }
-  /** The next free key of a collection (max + 1). */
+  /** The next free key of a collection (the highest numeric key + 1; non-numeric order numbers sort last). */
   nextKey(collection: string): number {
-    const last = this.list(collection).at(-1);
-    return last ? sortKey(collection, last) + 1 : 1;
+    const records = this.list(collection);
+    for (let i = records.length - 1; i >= 0; i--) {
+      const key = sortKey(collection, records[i] as Rec);
+      if (Number.isFinite(key)) return key + 1;
+    }
+    return 1;
   }
   /** Adds or replaces a record (kept in key order). */
   put(collection: string, record: Rec): void {
@@ -137,11 +141,12 @@ export class State implements StateView {
     } else {
       this.created.set(collection, (this.created.get(collection) ?? 0) + 1);
       const last = records.at(-1);
-      if (!last || sortKey(collection, last) < Number(key)) {
+      const order = sortKey(collection, record);
+      if (!last || sortKey(collection, last) < order) {
         positions.set(key, records.length);
         records.push(record);
       } else {
-        const at = search(records, (r) => sortKey(collection, r), Number(key), false);
+        const at = search(records, (r) => sortKey(collection, r), order, false);
         records.splice(at, 0, record);
         for (let i = at; i < records.length; i++) positions.set(String((records[i] as Rec)[keyField(collection)]), i);
       }

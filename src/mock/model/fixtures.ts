@@ -1,7 +1,8 @@
 /**
  * `--data` fixtures: records per collection replacing the seeded ones, each validated against the
- * contract schema its collection declares (./types.ts RecordSchema), keys numeric and unique. A bad
- * file is refused naming the file, the record and the field.
+ * contract schema its collection declares (./types.ts RecordSchema), keys unique (ids integers, order
+ * numbers strings). A bad file is refused naming the file, the record and the field; a proxy
+ * recording has its unservable records skipped with a warning instead.
  */
 import type { DefaultPaths } from '../../../generated/types/index.ts';
 import type { Violation } from '../../validation/index.ts';
@@ -52,30 +53,54 @@ export const FIXTURE_COLLECTIONS = MODEL.filter((c) => c.schema).map((c) => c.na
 /** Checks a response body against the 200 schema of `operationId` (absent: no bundle serves it). */
 export type ResponseCheck = (operationId: string, body: unknown) => Violation[] | undefined;
 
-export function applyFixtures(store: StoreData, data: unknown, source: string, check: ResponseCheck): void {
+/**
+ * Replaces the collections `data` names with its records. A hand-written fixture file is refused
+ * (FixtureError) at its first record the mock cannot serve; a proxy recording (a `$recording`
+ * object) is evidence of the real API, so such a record (or an unknown collection) is skipped and
+ * `warn` told, naming it and the rule. Not an object of record arrays: refused either way.
+ */
+export function applyFixtures(
+  store: StoreData,
+  data: unknown,
+  source: string,
+  check: ResponseCheck,
+  warn: (message: string) => void = console.warn,
+): void {
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
     throw new FixtureError(
       `${source}: must be a JSON object of record arrays by resource (${FIXTURE_COLLECTIONS.join(', ')})`,
     );
   }
+  const meta = (data as Record<string, unknown>).$recording;
+  const recording = meta !== null && typeof meta === 'object' && !Array.isArray(meta);
+  const unusable = (message: string) => {
+    if (!recording) throw new FixtureError(message);
+    warn(`${message}; skipped`);
+  };
   for (const [name, records] of Object.entries(data as Record<string, unknown>)) {
     // `$`-keys are metadata (a proxy recording's `$recording`, a `$schema`), not collections.
     if (name.startsWith('$')) continue;
     if (!FIXTURE_COLLECTIONS.includes(name)) {
-      throw new FixtureError(`${source}: unknown resource "${name}" (one of ${FIXTURE_COLLECTIONS.join(', ')})`);
+      unusable(`${source}: unknown resource "${name}" (one of ${FIXTURE_COLLECTIONS.join(', ')})`);
+      continue;
     }
-    if (!Array.isArray(records)) throw new FixtureError(`${source}: ${name} must be an array of records`);
+    if (!Array.isArray(records)) {
+      unusable(`${source}: ${name} must be an array of records`);
+      continue;
+    }
     const seen = new Set<string>();
+    const kept: Rec[] = [];
     records.forEach((record, index) => {
-      checkRecord(name, record, `${source}: ${name}[${index}]`, check, seen);
+      const refused = checkRecord(name, record, `${source}: ${name}[${index}]`, check, seen);
+      if (refused === undefined) kept.push(record as Rec);
+      else unusable(refused);
     });
-    store[name] = structuredClone(records as Rec[]);
+    store[name] = structuredClone(kept);
   }
 }
 
-function checkRecord(name: string, record: unknown, where: string, check: ResponseCheck, seen: Set<string>): void {
-  const { key, schema } = collectionOf(name);
-  const shape = schema?.shape ?? 'body';
+/** The label of a record in messages: where it is, and its key when that is a plain value. */
+function labelOf(record: unknown, key: string, where: string): string {
   // The key is named only when it is a plain value (a nested one could be arbitrarily deep).
   const keyValue = record && typeof record === 'object' ? (record as Rec)[key] : undefined;
   const shown =
@@ -84,29 +109,45 @@ function checkRecord(name: string, record: unknown, where: string, check: Respon
       : typeof keyValue === 'string'
         ? JSON.stringify(keyValue.slice(0, 40))
         : '';
-  const label = shown ? `${where} (${key} ${shown})` : where;
-  if (!record || typeof record !== 'object' || Array.isArray(record)) throw new FixtureError(`${label}: not an object`);
+  return shown ? `${where} (${key} ${shown})` : where;
+}
+
+/**
+ * Why a record cannot be served (the message names it, the field and the rule), or undefined.
+ * A key is what reads address: an `id` a safe integer, an order `number` a non-empty string (the
+ * spec's type: a recorded store's numbers need not be digits); unique in its collection.
+ */
+function checkRecord(
+  name: string,
+  record: unknown,
+  where: string,
+  check: ResponseCheck,
+  seen: Set<string>,
+): string | undefined {
+  const { key, schema } = collectionOf(name);
+  const shape = schema?.shape ?? 'body';
+  const label = labelOf(record, key, where);
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return `${label}: not an object`;
   const wrapped =
     shape === 'item' ? { next: null, previous: null, results: [record] } : shape === 'element' ? [record] : record;
   const violations = check(schema?.operationId ?? '', wrapped);
-  if (violations === undefined) {
-    throw new FixtureError(`${label}: ${name} needs ${schema?.operationId}, absent from the bundles`);
-  }
+  if (violations === undefined) return `${label}: ${name} needs ${schema?.operationId}, absent from the bundles`;
   const first = violations[0];
   if (first) {
     const prefix = shape === 'item' ? 3 : shape === 'element' ? 2 : 1;
     const field = first.location.slice(prefix).join('.') || '(record)';
     // The message names the field inside the record, not inside the response that wraps it.
     const message = first.message.replace(` property ${first.location.slice(1).join('.')}`, ` field ${field}`);
-    throw new FixtureError(`${label}: field ${field} breaks the contract (${first.rule}): ${message}`);
+    return `${label}: field ${field} breaks the contract (${first.rule}): ${message}`;
   }
-  if (shape === 'element') return;
-  const value = String((record as Rec)[key]);
-  if (!Number.isSafeInteger(Number(value))) {
-    throw new FixtureError(`${label}: field ${key} must be an integer (or a numeric order number)`);
+  if (shape === 'element') return undefined;
+  const value = (record as Rec)[key];
+  if (typeof value === 'string' ? value.trim() === '' : !Number.isSafeInteger(value)) {
+    return `${label}: field ${key} must be a safe integer or, for an order number, a non-empty string (rule key)`;
   }
-  if (seen.has(value)) throw new FixtureError(`${label}: duplicate ${key} ${value}`);
-  seen.add(value);
+  if (seen.has(String(value))) return `${label}: duplicate ${key} ${String(value).slice(0, 40)} (rule unique)`;
+  seen.add(String(value));
+  return undefined;
 }
 
 /** A state's data as a fixture file holds it (`GET /__mock/state`, `engine.export()`): the fixture collections, copied. */

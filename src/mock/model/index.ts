@@ -53,8 +53,14 @@ export function collectionOf(name: string): CollectionDecl {
 }
 
 export const keyField = (collection: string): string => BY_NAME.get(collection)?.key ?? 'id';
-/** Numeric sort key of a record (order numbers are numeric strings). */
-export const sortKey = (collection: string, record: Rec): number => Number(record[keyField(collection)]);
+/**
+ * Numeric sort key of a record: its id, or its order number when digits (the seeded ones, "1001");
+ * a number that is not (a recorded store's "A-1001") sorts after them all, as Infinity.
+ */
+export const sortKey = (collection: string, record: Rec): number => {
+  const key = record[keyField(collection)];
+  return typeof key === 'number' ? key : /^\d{1,15}$/.test(key) ? Number(key) : Number.POSITIVE_INFINITY;
+};
 
 /** The generated store: same seed, same bundles → byte-identical data. */
 export function seedStore(bundles: Bundle[], options: { seed: string }): StoreData {

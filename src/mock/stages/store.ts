@@ -44,11 +44,12 @@ function list(context: RequestContext, decl: ListDecl): RawResponse | undefined 
   let records = state.list(decl.collection);
   if (decl.parent) {
     const parentKey = context.path[decl.parent.param] as string | number;
-    // The parent record of a nested list does not exist.
-    if (!state.get(decl.parent.collection, parentKey))
-      return notFound(context, decl.parent.collection, decl.parent.param, parentKey);
     const owns = decl.parent.owns;
     records = records.filter((r) => owns(r, parentKey));
+    // The parent record of a nested list does not exist (a record naming it shows it does: a
+    // recording may hold a subscription's transactions without the subscription).
+    if (records.length === 0 && !state.get(decl.parent.collection, parentKey))
+      return notFound(context, decl.parent.collection, decl.parent.param, parentKey);
   }
   const applied = decl.filters.filter((f) => context.query[f.param] !== undefined);
   if (applied.length > 0) records = records.filter((r) => applied.every((f) => matches(f, r, context.query[f.param])));
