@@ -170,3 +170,30 @@ describe('a recording with records the mock cannot serve', () => {
     ).toEqual([recording.orders?.[1]?.number]);
   });
 });
+
+it('writes address a recorded order by its number, and a new order still gets the next numeric number', async () => {
+  const engine = createMockEngine({ data: recording, warn: (line) => warnings.push(line) });
+  const call = (method: string, path: string, body?: unknown) =>
+    engine.handle(
+      new Request(`http://mock.test${path}`, {
+        method,
+        headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      }),
+    );
+  const number = 'elit fugiat velit ex';
+  const added = await call('POST', `/orders/${encodeURIComponent(number)}/add-line-items/`, {
+    lines: [{ product_id: 1, quantity: 2 }],
+  });
+  expect(added.status).toBe(200);
+  expect((await added.json()).number).toBe(number);
+  const active = (recording.subscriptions as Rec[]).find((s) => s.status === 'active') as Rec;
+  const renewed = await call('POST', `/subscriptions/${active.id}/renew/`);
+  expect(renewed.status).toBe(200);
+  const orders = engine
+    .inspect('t')
+    .list('orders')
+    .map((o) => o.number);
+  // Numeric numbers first (in key order), the recorded words after them.
+  expect(orders).toEqual(['1', ...(recording.orders as Rec[]).map((o) => o.number)]);
+});
