@@ -66,7 +66,8 @@ export type WriteResult =
       /** The body is a record of the collection (default), an object of such records, or as-is. */
       shape?: 'record' | 'values' | 'as-is';
     }
-  | { ok: false; refusal: Refusal };
+  | WriteRefusal;
+export type WriteRefusal = { ok: false; refusal: Refusal };
 
 export interface WriteDecl {
   kind: 'write';
@@ -74,6 +75,12 @@ export interface WriteDecl {
   param?: string;
   /** Describes the effect (docs/mock.md's writes table has the same words). */
   effect: string;
+  /**
+   * The request's references to other records (a body naming a location), checked before the
+   * addressed record's state: a request naming what does not exist is refused as such, whatever
+   * the state of the record it addresses. A refusal, or undefined.
+   */
+  references?: (state: State, body: Rec) => WriteRefusal | undefined;
   run: (context: WriteContext) => WriteResult;
 }
 

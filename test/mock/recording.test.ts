@@ -9,14 +9,22 @@ import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundles, VERSION_HEADER } from '../../src/contract/index.ts';
 import { diffShapes, shapeOf } from '../../src/drift/index.ts';
-import { createMockEngine, describeModel, type MockServer, startMock } from '../../src/mock/index.ts';
+import {
+  createMockEngine,
+  describeModel,
+  type MockFixtures,
+  type MockServer,
+  startMock,
+} from '../../src/mock/index.ts';
 import { createHandlers } from '../../src/msw/index.ts';
 import type { Recording } from '../../src/proxy/index.ts';
 import { recordModel, valuesAt } from '../../src/proxy/records.ts';
 
 const FILE = resolve(import.meta.dirname, '../../../shared/recordings/staging-2026-11-25.json');
-const recording = JSON.parse(readFileSync(FILE, 'utf8')) as Recording & Record<string, Record<string, unknown>[]>;
+const recording = JSON.parse(readFileSync(FILE, 'utf8')) as Recording;
 type Rec = Record<string, unknown>;
+/** The recording's collections, by name. */
+const recorded = recording as unknown as Record<string, Rec[]>;
 
 /** How the mock reads one record of a collection: the request, and where the record is in the answer. */
 const READS: Record<string, (r: Rec) => { target: string; pick: (body: unknown) => unknown }> = {
@@ -50,7 +58,7 @@ function recordedReads(): { collection: string; version: string; record: Rec }[]
     for (const site of model.sitesOf(exchange.version, exchange.operation)) {
       const key = KEYS.get(site.collection) ?? 'id';
       for (const record of valuesAt(exchange.body, site.path)) {
-        const held = recording[site.collection]?.find((r) => r[key] === record[key]);
+        const held = recorded[site.collection]?.find((r) => r[key] === record[key]);
         // The collection keeps the latest record of a key: an earlier answer may show another state.
         if (held && JSON.stringify(held) === JSON.stringify(record)) {
           out.set(`${exchange.version} ${site.collection} ${String(record[key])}`, {
@@ -77,7 +85,7 @@ describe('the shared staging recording', () => {
   it('loads with every record kept, order numbers as recorded (words, not digits)', () => {
     expect(warnings).toEqual([]);
     const state = mock.engine?.inspect();
-    for (const [name, records] of Object.entries(recording)) {
+    for (const [name, records] of Object.entries(recorded)) {
       if (name.startsWith('$')) continue;
       expect(state?.list(name).length, name).toBe(records.length);
     }
@@ -144,7 +152,11 @@ describe('a recording with records the mock cannot serve', () => {
       refunds: [],
     };
     const seen: string[] = [];
-    const engine = createMockEngine({ data, dataSource: 'rec.json', warn: (line) => seen.push(line) });
+    const engine = createMockEngine({
+      data: data as unknown as MockFixtures,
+      dataSource: 'rec.json',
+      warn: (line) => seen.push(line),
+    });
     expect(seen).toEqual([
       expect.stringMatching(/^rec\.json: orders\[0\] \(number ""\): field number must be .*\(rule key\); skipped$/),
       expect.stringMatching(

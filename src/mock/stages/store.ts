@@ -2,7 +2,9 @@
  * Stage store: the operation's declaration (../resources.ts) against the caller's state. A list
  * filters and pages its collection (a parent that does not exist: 404); a read by key finds its
  * record (404 naming `path.<param>`); a write runs on a private copy of its record and yields the
- * records it changes, refused (422) when the state table or a limit says no. Nothing is stored
+ * records it changes. A write's store rules, after the contract's (stage validation): the addressed
+ * record exists (404), the records the request names exist (422 naming the body field), the state
+ * table accepts the record (422 naming `path.<param>`), the write's own rules, then the limits. Nothing is stored
  * here: the answer stage commits a write once its view is checked.
  */
 
@@ -91,6 +93,10 @@ function write(context: RequestContext, decl: WriteDecl): RawResponse | undefine
     const found = state.get(decl.collection, key);
     // Writing to a record that does not exist.
     if (!found) return notFound(context, decl.collection, decl.param, key);
+    const unknown = decl.references?.(state, context.body ?? {});
+    // The request names a record that does not exist (checked before the addressed record's state).
+    if (unknown)
+      return refuseRouted(context, { ...unknown.refusal, body: { ...unknown.refusal.body, ...context.problem } });
     const refused = stateRefusal(context.target.operation.operationId, found);
     // The state table: the record is not in a state this write accepts.
     if (refused) {

@@ -1,13 +1,13 @@
 /** What the writes (./*.ts) share: a refusal naming a field, copying declared body fields. */
 import type { Rec } from '../model/index.ts';
 import { fieldRefusal } from '../problems.ts';
-import type { WriteResult } from '../resources.ts';
+import type { WriteRefusal } from '../resources.ts';
 
 /** A deep copy of a JSON value (a primitive is its own copy: no structuredClone call per string field). */
 export const clone = <T>(value: T): T => (value !== null && typeof value === 'object' ? structuredClone(value) : value);
 
 /** A write the store refuses: 422 naming `field` and the `rule` (the message is the detail). */
-export function refuse(field: string, rule: string, message: string): WriteResult {
+export function refuse(field: string, rule: string, message: string): WriteRefusal {
   return { ok: false, refusal: fieldRefusal('refusedByStore', field, rule, `${field}: ${message}`) };
 }
 

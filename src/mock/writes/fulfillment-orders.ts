@@ -46,19 +46,21 @@ export const FULFILLMENT_ORDER_WRITES: Record<string, WriteDecl> = {
     param: 'id',
     effect:
       'Copies the line items named in `fulfillment_order_line_items` (by `id`; all when absent) to a new fulfillment order (next id) at `new_location_id` (`status` open, `request_status` pending); they leave the original, which is closed when none is left. Unknown location or line item, or the location it is already at → 422 naming it.',
+    references: (state, body) => {
+      if (state.get('locations', body.new_location_id)) return undefined;
+      const ids = state
+        .list('locations')
+        .map((l) => l.id)
+        .join(', ');
+      return refuse(
+        'body.new_location_id',
+        'exists',
+        `no location ${body.new_location_id} (the mock's locations: ${ids})`,
+      );
+    },
     run: ({ state, record, body, now }) => {
-      const location = state.get('locations', body.new_location_id);
-      if (!location) {
-        const ids = state
-          .list('locations')
-          .map((l) => l.id)
-          .join(', ');
-        return refuse(
-          'body.new_location_id',
-          'exists',
-          `no location ${body.new_location_id} (the mock's locations: ${ids})`,
-        );
-      }
+      // references() found it.
+      const location = state.get('locations', body.new_location_id) as Rec;
       if (record.assigned_location?.id === location.id) {
         return refuse(
           'body.new_location_id',
