@@ -30,6 +30,7 @@ export const WEIGHTS: Readonly<Record<string, number>> = {
   'test/ecosystem/spectral.test.ts': 5,
   'test/contract/lint.test.ts': 5,
   'test/client/retry.test.ts': 4,
+  'test/mock/recording.test.ts': 4,
   'test/mock/invariants.test.ts': 4,
   'test/diff/cli.test.ts': 4,
   'test/release/first-run.test.ts': 3.5,
