@@ -412,6 +412,13 @@ describe('served by the mock at /docs', () => {
     const operation = operationsOf(version).find((o) => o.operationId === 'retrySubscription') as BundleOperation;
     const url = `${mock.url}/docs/?version=${version}#/operations/retrySubscription`;
     const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
+    // The second reader's browser kept the old shared token in Elements' storage: it gets its own.
+    const schemes = Object.keys(loadBundle(version).components.securitySchemes);
+    await contexts[1]?.addInitScript((keys: string[]) => {
+      if (localStorage.getItem('store-admin-docs.token')) return;
+      const shared = Object.fromEntries(keys.map((key) => [key, 'Bearer docs-try-it']));
+      localStorage.setItem('TryIt_securitySchemeValues', JSON.stringify(shared));
+    }, schemes);
     try {
       const opened = await Promise.all(contexts.map((context) => open(url, [mock.url], context)));
       const readers = opened.map(({ page }) => page);
