@@ -2,7 +2,8 @@
  * The `conformance` command (`npm run conformance -- …`, `store-admin-contract conformance …`):
  * calls the operations of every API version on a running server and reports each response that
  * breaks the contract (operation, version, field, rule). Read-only operations only, unless
- * --allow-writes (writes send the contract's request examples: they change data). Exit codes
+ * --allow-writes (writes send the contract's request examples: they change data; the token's state
+ * on the mock is reset first, so a second run passes as the first). Exit codes
  * (./exit-codes.ts): 0 conformant, 1 at least one violation, 2 usage error, 3 the run failed.
  */
 import { type ConformanceReport, runConformance } from '../conformance/index.ts';
@@ -12,7 +13,8 @@ import { paramsOf, parseServerFlags, serverOf } from './server-flags.ts';
 export const CONFORMANCE_USAGE = `conformance --base-url URL --token TOKEN [options]
   --base-url URL      the server's admin API root, e.g. http://127.0.0.1:4010 (or env CONFORMANCE_BASE_URL)
   --token TOKEN       a bearer token holding the operations' scopes (or env CONFORMANCE_TOKEN)
-  --allow-writes      also call the write operations with the contract's request examples (changes data!)
+  --allow-writes      also call the write operations with the contract's request examples (changes data!);
+                      first resets the token's state on the mock (POST /__mock/reset), so each run starts seeded
   --param NAME=VALUE  a path parameter value, for every operation (id=42) or one (getTicket.id=42); repeatable
   --version V         only this API version; repeatable
   --json              print the report as JSON
@@ -24,6 +26,7 @@ function printReport(report: ConformanceReport, allowWrites: boolean): void {
   console.log(
     `Contract check of ${report.baseUrl}: ${responses.length} operation calls${allowWrites ? ' (writes included)' : ' (read-only)'}`,
   );
+  if (report.stateReset) console.log(`  state: ${report.stateReset.message}`);
   const width = (pick: (c: (typeof report.checks)[number]) => string) =>
     Math.max(0, ...report.checks.map((c) => pick(c).length));
   const [pathWidth, operationWidth] = [width((c) => c.path), width((c) => c.operation)];

@@ -14,13 +14,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 export const WEIGHTS: Readonly<Record<string, number>> = {
   'test/package/package.test.ts': 97,
-  'test/docs/browser.test.ts': 50,
+  'test/docs/browser.test.ts': 55,
   'test/ecosystem/generators.test.ts': 19,
   'test/architecture/typecheck.test.ts': 15,
   'test/mock/cli.test.ts': 14,
   // Its compiler runs happen while vitest collects the file (it reports them as import time).
   'test/docs-samples/samples.test.ts': 13,
-  'test/conformance/runner.test.ts': 12,
+  'test/conformance/runner.test.ts': 14,
   'test/hostile/sources.test.ts': 12,
   'test/contract/freshness.test.ts': 11,
   'test/fuzz/fuzz.test.ts': 10,
@@ -34,7 +34,7 @@ export const WEIGHTS: Readonly<Record<string, number>> = {
   'test/mock/invariants.test.ts': 4,
   'test/diff/cli.test.ts': 4,
   'test/release/first-run.test.ts': 3.5,
-  'test/mock/inspector.test.ts': 3.5,
+  'test/mock/inspector.test.ts': 5,
   'test/mock/store.test.ts': 3.3,
   'test/mock/examples.test.ts': 3.1,
   'test/mock/eviction.test.ts': 3,

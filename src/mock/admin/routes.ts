@@ -9,7 +9,7 @@ import { fixturesOf } from '../model/fixtures.ts';
 import { fieldRefusal, refusal } from '../problems.ts';
 import type { Incoming, RawResponse } from '../stages/context.ts';
 import { json, refuse as refuseWith } from '../stages/respond.ts';
-import { shortHash } from '../tokens/hash.ts';
+import { shortHash, tokenHint } from '../tokens/hash.ts';
 import { adminCors, contentTypeRefusal } from './guard.ts';
 import { INSPECTOR_HTML } from './inspector.ts';
 
@@ -120,7 +120,9 @@ const ROUTES: Route[] = [
     method: 'GET',
     path: /^\/states$/,
     run: ({ incoming: { core } }) => {
-      const states = core.states.summaries().map(({ key, ...rest }) => ({ id: shortHash(key), ...rest }));
+      const states = core.states
+        .summaries()
+        .map(({ key, ...rest }) => ({ id: shortHash(key), hint: tokenHint(key), ...rest }));
       return json(200, { states, limits: core.states.limits, usage: core.states.usage });
     },
   },

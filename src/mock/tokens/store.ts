@@ -63,10 +63,16 @@ export interface StateSummary {
   bytes: number;
   /** `memory` (loaded) or `file` (only in the state file, loaded on its next request). */
   where: 'memory' | 'file';
+  /** Every change of it is written to the state file (the mock runs with one). */
+  durable: boolean;
+  /** Its memory copy was rebuilt from the state file (at a restart, or after an eviction). */
+  fromFile: boolean;
 }
 
 interface Held {
   state: State;
+  /** Rebuilt from the state file, not written since a reset here. */
+  fromFile?: boolean;
   changed: Set<string>;
   snapshots: Map<string, { at: string; state: State; changed: Set<string> }>;
 }
@@ -233,20 +239,33 @@ export class TokenStore {
     return this.read(token).data;
   }
 
-  /** Every state, loaded or only in the state file, for the inspector. */
+  /**
+   * Every state, loaded or only in the state file, for the inspector. What a state only in the
+   * file changed is read from its entries (as its next request would load them, without keeping it).
+   */
   summaries(): StateSummary[] {
     const loaded = this.registry.entries().reverse();
     const inMemory = new Set(loaded.map(([key]) => key));
+    const durable = this.persistence !== undefined;
     const summary = ([key, held, bytes]: [string, Held, number]): StateSummary => ({
       key,
       changed: [...held.changed],
       snapshots: [...held.snapshots].map(([name, snapshot]) => infoOf(name, snapshot)),
       bytes,
       where: 'memory',
+      durable,
+      fromFile: held.fromFile === true,
     });
     const onDisk = (this.persistence?.tokens() ?? [])
       .filter((key) => !inMemory.has(key))
-      .map((key) => ({ key, changed: [], snapshots: [], bytes: 0, where: 'file' as const }));
+      .map((key): StateSummary => {
+        const image = this.persistence?.load(key) ?? emptyImage();
+        const snapshots = [...image.snapshots].map(([name, { at, state }]) =>
+          infoOf(name, { at, changed: state.keys() }),
+        );
+        const changed = [...image.live.keys()];
+        return { key, changed, snapshots, bytes: 0, where: 'file', durable, fromFile: true };
+      });
     return [...loaded.map(summary), ...onDisk];
   }
 
@@ -274,6 +293,7 @@ export class TokenStore {
     const image = this.persistence?.has(key) ? this.persistence.load(key) : undefined;
     if (!image && !create) return undefined;
     const held = this.fromImage(image ?? emptyImage());
+    if (image) held.fromFile = true;
     this.set(key, held);
     return held;
   }
@@ -297,7 +317,7 @@ export class TokenStore {
   }
 }
 
-function infoOf(name: string, snapshot: { at: string; changed: Set<string> }): SnapshotInfo {
+function infoOf(name: string, snapshot: { at: string; changed: Iterable<string> }): SnapshotInfo {
   return { name, at: snapshot.at, collections: [...snapshot.changed] };
 }
 
