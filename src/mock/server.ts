@@ -234,7 +234,10 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   // Node's own refusals (malformed request line, headers too large...) as problem details.
   server.on('clientError', answerClientError);
 
-  const bound = await listen(server, port, host);
+  const bound = await listen(server, port, host).catch(async (error: unknown) => {
+    await journal?.close(); // its lock freed: the same process may start again
+    throw error;
+  });
   boundOrigin = bound.url;
   return {
     ...bound,

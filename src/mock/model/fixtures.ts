@@ -73,6 +73,18 @@ export function applyFixtures(store: StoreData, data: unknown, source: string, c
   }
 }
 
+/** Why one record breaks its collection's contract schema (a state file's record), or undefined. */
+export function recordProblem(name: string, record: unknown, check: ResponseCheck): string | undefined {
+  if (!collectionOf(name).schema) return undefined; // internal (locations): no contract shape
+  try {
+    checkRecord(name, record, name, check, new Set());
+    return undefined;
+  } catch (error) {
+    if (error instanceof FixtureError) return error.message;
+    throw error;
+  }
+}
+
 function checkRecord(name: string, record: unknown, where: string, check: ResponseCheck, seen: Set<string>): void {
   const { key, schema } = collectionOf(name);
   const shape = schema?.shape ?? 'body';
