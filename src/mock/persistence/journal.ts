@@ -24,11 +24,12 @@ import {
   ftruncateSync,
   lstatSync,
   openSync,
+  readlinkSync,
   readSync,
   realpathSync,
   writeSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { applyEntry, type Entry, type EntryCheck, emptyImage, isEntry, type TokenImage } from './entries.ts';
 import { linesOf } from './lines.ts';
 import { acquireLock } from './lock.ts';
@@ -393,20 +394,18 @@ export function parseLine(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The file a state path names: itself, or the target of the symbolic link it is (followed on purpose). */
+/**
+ * The file a state path names: itself, or the target of the symbolic link it is (followed on
+ * purpose, so that compaction replaces the target and the link stays; a dangling link's target is
+ * created).
+ */
 function realFile(path: string): string {
   try {
-    if (!lstatSync(path).isSymbolicLink()) return path;
+    if (!lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) return path;
     return realpathSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' && lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) {
-      throw new StateFileError(
-        `${path}: a symbolic link to a missing file; link it to a file, or give --state the path itself`,
-        'unavailable',
-      );
-    }
-    if (code === 'ENOENT') return path;
+    if (code === 'ENOENT') return resolve(dirname(path), readlinkSync(path));
     throw new StateFileError(`${path}: cannot read the state file's path (${code})`, 'unavailable');
   }
 }
