@@ -9,10 +9,13 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HEADER, Journal } from '../../src/mock/persistence/journal.ts';
+import type { Change } from '../../src/mock/persistence/entries.ts';
+import { Journal } from '../../src/mock/persistence/journal.ts';
 import { spawnMock } from '../helpers/mock-process.ts';
 import { call } from '../mock/http.ts';
 
+/** The state file's first line (its format and version). */
+const HEADER = '{"format":"store-admin-mock-state","version":1}\n';
 const dir = mkdtempSync(join(tmpdir(), 'state-compaction-'));
 const record = (id: number, text: string) => ({ id, subject: text, padding: 'x'.repeat(200) });
 
@@ -61,17 +64,21 @@ describe('state file compaction', () => {
     const journal = Journal.open(file, { minCompactBytes: 64 * 1024 });
     let shrank = false;
     let largest = 0;
-    let sent = 0;
-    const writer = async () => {
-      while (sent < 6000) {
-        const n = sent++;
-        await journal.append({ op: 'put', token: 'load', changes: [['tickets', String(n % 10), record(n % 10, `v${n}`)]] });
-        const size = statSync(file).size;
-        if (size < largest) shrank = true;
-        largest = Math.max(largest, size);
-      }
+    const sample = () => {
+      const size = statSync(file).size;
+      if (size < largest) shrank = true;
+      largest = Math.max(largest, size);
     };
-    await Promise.all(Array.from({ length: 100 }, writer));
+    // 200 writes outstanding at every moment (as from many connections): never idle until the end.
+    const window: Promise<void>[] = [];
+    for (let n = 0; n < 6000; n++) {
+      const changes: Change[] = [['tickets', String(n % 10), record(n % 10, `v${n}`)]];
+      window.push(journal.append({ op: 'put', token: 'load', changes }));
+      if (window.length < 200) continue;
+      await window.shift();
+      sample();
+    }
+    await Promise.all(window);
     await journal.close();
     expect(shrank).toBe(true);
     expect(largest).toBeLessThan(8 * 64 * 1024);
@@ -93,42 +100,48 @@ describe('state file compaction', () => {
   });
 
   const isRoot = process.getuid?.() === 0;
-  it.skipIf(!isRoot)('a full disk: 503 (admin too, not 500), and 200 again once space is freed', async (context) => {
-    const mount = mkdtempSync(join(tmpdir(), 'tiny-disk-'));
-    if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mount]).status !== 0) {
-      context.skip('cannot mount a tmpfs here');
-    }
-    const file = join(mount, 'state.jsonl');
-    // A token longer than a page: its reset line cannot fit in the last page's free bytes.
-    const token = `t${'k'.repeat(5000)}`;
-    const base = { token };
-    let mock = await spawnMock(['--state', file]);
-    try {
-      const filler = openSync(join(mount, 'filler'), 'w');
-      try {
-        for (;;) writeSync(filler, Buffer.alloc(4096, 1));
-      } catch {}
-      closeSync(filler);
-      let status = 200;
-      for (let n = 0; n < 20 && status === 200; n++) {
-        const patch = { ...base, baseUrl: mock.url, body: { subject: `full ${n} ${'y'.repeat(2000)}` } };
-        status = (await call('PATCH', '/tickets/1/', patch)).status;
+  it.skipIf(!isRoot)(
+    'a full disk: 503 (admin too, not 500), and 200 again once space is freed',
+    async (context) => {
+      const mount = mkdtempSync(join(tmpdir(), 'tiny-disk-'));
+      if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mount]).status !== 0) {
+        context.skip('cannot mount a tmpfs here');
       }
-      expect(status).toBe(503);
-      const reset = await call('POST', '/__mock/reset', { ...base, baseUrl: mock.url, body: {} });
-      expect(reset.status).toBe(503);
-      expect(reset.json.type).toContain('state-file-unavailable');
-      rmSync(join(mount, 'filler'));
-      const freed = await call('PATCH', '/tickets/1/', { ...base, baseUrl: mock.url, body: { subject: 'freed' } });
-      expect(freed.status).toBe(200);
-      expect((await call('POST', '/__mock/snapshots', { ...base, baseUrl: mock.url, body: { name: 'ok' } })).status).toBe(201);
-      await mock.kill();
-      mock = await spawnMock(['--state', file]);
-      expect((await call('GET', '/tickets/1/', { ...base, baseUrl: mock.url })).json.subject).toBe('freed');
-      expect(statSync(file).size).toBeGreaterThan(HEADER.length);
-    } finally {
-      await mock.kill();
-      spawnSync('umount', [mount]);
-    }
-  }, 60_000);
+      const file = join(mount, 'state.jsonl');
+      // A token longer than a page: its reset line cannot fit in the last page's free bytes.
+      const token = `t${'k'.repeat(5000)}`;
+      const base = { token };
+      let mock = await spawnMock(['--state', file]);
+      try {
+        const filler = openSync(join(mount, 'filler'), 'w');
+        try {
+          for (;;) writeSync(filler, Buffer.alloc(4096, 1));
+        } catch {}
+        closeSync(filler);
+        let status = 200;
+        for (let n = 0; n < 20 && status === 200; n++) {
+          const patch = { ...base, baseUrl: mock.url, body: { subject: `full ${n} ${'y'.repeat(2000)}` } };
+          status = (await call('PATCH', '/tickets/1/', patch)).status;
+        }
+        expect(status).toBe(503);
+        const reset = await call('POST', '/__mock/reset', { ...base, baseUrl: mock.url, body: {} });
+        expect(reset.status).toBe(503);
+        expect(reset.json.type).toContain('state-file-unavailable');
+        rmSync(join(mount, 'filler'));
+        const freed = await call('PATCH', '/tickets/1/', { ...base, baseUrl: mock.url, body: { subject: 'freed' } });
+        expect(freed.status).toBe(200);
+        expect(
+          (await call('POST', '/__mock/snapshots', { ...base, baseUrl: mock.url, body: { name: 'ok' } })).status,
+        ).toBe(201);
+        await mock.kill();
+        mock = await spawnMock(['--state', file]);
+        expect((await call('GET', '/tickets/1/', { ...base, baseUrl: mock.url })).json.subject).toBe('freed');
+        expect(statSync(file).size).toBeGreaterThan(HEADER.length);
+      } finally {
+        await mock.kill();
+        spawnSync('umount', [mount]);
+      }
+    },
+    60_000,
+  );
 });

@@ -25,12 +25,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMockEngine, startMock } from '../../src/mock/index.ts';
-import { HEADER, Journal } from '../../src/mock/persistence/journal.ts';
+import { Journal } from '../../src/mock/persistence/journal.ts';
 import { ROOT } from '../helpers/bundles.ts';
 import { spawnMock } from '../helpers/mock-process.ts';
 import { CLI, runProcess } from '../helpers/process.ts';
 import { call } from '../mock/http.ts';
 
+/** The state file's first line (its format and version). */
+const HEADER = '{"format":"store-admin-mock-state","version":1}\n';
 const dir = mkdtempSync(join(tmpdir(), 'state-file-'));
 const isRoot = process.getuid?.() === 0;
 const subjectOf = async (url: string, token: string, ticket: number) =>
