@@ -15,7 +15,6 @@ import {
   mkdtempSync,
   openSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,

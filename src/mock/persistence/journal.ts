@@ -62,6 +62,8 @@ interface Batch {
   waiters: Waiter[];
   dead: boolean;
 }
+/** Skipped lines named one by one; beyond, one line says there are more. */
+const MAX_WARNINGS = 20;
 /** fdatasyncs that may run at once: a batch is written while the previous one is being flushed. */
 const MAX_SYNCS = 2;
 
@@ -163,11 +165,14 @@ export class Journal {
     );
   }
 
-  /** Warns once about a line left out (it stays in the file until the next compaction). */
+  /** Warns once about a line left out (it stays in the file until the next compaction); the first {@link MAX_WARNINGS} by name. */
   private skip(offset: number, why: string): void {
     if (this.skipped.has(offset)) return;
     this.skipped.add(offset);
-    this.warn(`${this.path}: line at byte ${offset} skipped (${why}); the lines after it are loaded`);
+    if (this.skipped.size < MAX_WARNINGS)
+      this.warn(`${this.path}: line at byte ${offset} skipped (${why}); the lines after it are loaded`);
+    else if (this.skipped.size === MAX_WARNINGS)
+      this.warn(`${this.path}: more lines skipped, not named one by one (the next compaction leaves them out)`);
   }
 
   note(entry: Entry, offset: number, length: number): void {
