@@ -148,6 +148,11 @@ describe('the state file, hostile', () => {
       put('proto', 3, 5),
       put('proto', 4, 'kept'),
       ...giftCards.map((entry) => `${JSON.stringify(entry)}\n`),
+      put('snaps', 1, 'snapped'),
+      ...Array.from(
+        { length: 150 },
+        (_, n) => `${JSON.stringify({ op: 'snapshot', token: 'snaps', name: `s${n}`, at: 'x' })}\n`,
+      ),
     ];
     writeFileSync(file, lines.join(''));
     const mock = await spawnMock(['--state', file, '--max-records', '3']);
@@ -158,6 +163,8 @@ describe('the state file, hostile', () => {
       const cards = await call('GET', '/__mock/state', { baseUrl: mock.url, token: 'many' });
       const loaded = cards.json.giftCards.filter((c: { id: number }) => c.id >= 900000);
       expect(loaded.map((c: { id: number }) => c.id)).toEqual([900000, 900001, 900002]);
+      const snaps = await call('GET', '/__mock/snapshots', { baseUrl: mock.url, token: 'snaps' });
+      expect(snaps.json.snapshots).toHaveLength(100); // maxSnapshots: the other 50 lines skipped
       // Checked when a state loads, each line named once.
       const warned = await stderrOnce(mock, 'giftCards records');
       expect(warned).toContain(`line at byte ${HEADER.length} skipped (unknown collection "__proto__")`);
