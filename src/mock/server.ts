@@ -69,11 +69,12 @@ export interface MockOptions {
   timeouts?: Partial<MockTimeouts>;
   /**
    * The state file (`--state FILE`): every acknowledged write is in it before its answer, and a
-   * restart with the same file restores every token's state. Created when missing; a file that is not
-   * a state file is refused (StateFileError). Default: states live in memory only.
+   * restart with the same file restores every token's state. Created when missing (0600); a file that
+   * is not a state file, or one another mock holds (`FILE.lock`), is refused (StateFileError; docs/mock.md
+   * "The journal's guarantees"). Default: states live in memory only.
    */
   statePath?: string;
-  /** Receives warnings (a torn state file's tail). Default: console.warn. */
+  /** Receives the state file's warnings (a torn tail, a skipped line, a failed compaction). Default: console.warn. */
   warn?: (message: string) => void;
 }
 
