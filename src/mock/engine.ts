@@ -164,6 +164,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
       maxBytes: limits.memoryBudget,
       maxSnapshots: limits.maxSnapshots,
       maxRecords: limits.maxRecords,
+      maxStateBytes: limits.maxStateBytes,
       checkRecord: (collection, record) =>
         recordProblem(collection, record, (id, value) => checks.get(id)?.checkResponse(value, 'Record')),
       now,

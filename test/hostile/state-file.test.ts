@@ -134,7 +134,7 @@ describe('the state file, hostile', () => {
     expect(existsSync(`${file}.compact`)).toBe(false);
   });
 
-  it('skips hand-edited lines that break the model or the contract, naming each, and bounds maxRecords', async () => {
+  it('skips hand-edited lines that break the model, the contract or the limits, naming each', async () => {
     const file = join(dir, 'edited.jsonl');
     const card = seeded.giftCards?.[0] as Record<string, unknown>;
     const giftCards = Array.from({ length: 5 }, (_, i) => ({
@@ -149,13 +149,16 @@ describe('the state file, hostile', () => {
       put('proto', 4, 'kept'),
       ...giftCards.map((entry) => `${JSON.stringify(entry)}\n`),
       put('snaps', 1, 'snapped'),
+      ...[1, 2, 3].map((id) => put('heavy', id, 'heavy')),
       ...Array.from(
         { length: 150 },
         (_, n) => `${JSON.stringify({ op: 'snapshot', token: 'snaps', name: `s${n}`, at: 'x' })}\n`,
       ),
     ];
     writeFileSync(file, lines.join(''));
-    const mock = await spawnMock(['--state', file, '--max-records', '3']);
+    // Room for two of the heavy token's three tickets.
+    const stateBytes = Math.floor(2.5 * JSON.stringify({ ...ticket, id: 1, subject: 'heavy' }).length);
+    const mock = await spawnMock(['--state', file, '--max-records', '3', '--max-state-bytes', String(stateBytes)]);
     try {
       expect((await call('GET', '/tickets/3/', { baseUrl: mock.url, token: 'proto' })).status).toBe(200);
       expect(await subjectOf(mock.url, 'proto', 3)).not.toBe(5);
@@ -163,6 +166,8 @@ describe('the state file, hostile', () => {
       const cards = await call('GET', '/__mock/state', { baseUrl: mock.url, token: 'many' });
       const loaded = cards.json.giftCards.filter((c: { id: number }) => c.id >= 900000);
       expect(loaded.map((c: { id: number }) => c.id)).toEqual([900000, 900001, 900002]);
+      expect(await subjectOf(mock.url, 'heavy', 2)).toBe('heavy');
+      expect(await subjectOf(mock.url, 'heavy', 3)).not.toBe('heavy');
       const snaps = await call('GET', '/__mock/snapshots', { baseUrl: mock.url, token: 'snaps' });
       expect(snaps.json.snapshots).toHaveLength(100); // maxSnapshots: the other 50 lines skipped
       // Checked when a state loads, each line named once.
@@ -170,6 +175,7 @@ describe('the state file, hostile', () => {
       expect(warned).toContain(`line at byte ${HEADER.length} skipped (unknown collection "__proto__")`);
       expect(warned).toMatch(/line at byte \d+ skipped \(tickets \(id 3\): field subject breaks the contract/);
       expect(warned).toContain('skipped (more than 3 giftCards records created by one state (maxRecords))');
+      expect(warned).toContain(`skipped (more than ${stateBytes} bytes of records of one state (maxStateBytes))`);
     } finally {
       await mock.kill();
     }

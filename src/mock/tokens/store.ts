@@ -51,8 +51,9 @@ export interface TokenStoreOptions {
   maxBytes?: number;
   /** Snapshots one state may hold (./../limits.ts). */
   maxSnapshots?: number;
-  /** Records one state may create per collection (what a state file may load). */
+  /** Records one state may create per collection, and bytes of records it may hold (what a state file may load). */
   maxRecords?: number;
+  maxStateBytes?: number;
   /** Why a record from the state file breaks its collection's schema, or undefined. */
   checkRecord?: (collection: string, record: Rec) => string | undefined;
   now?: () => Date;
@@ -106,6 +107,7 @@ export class TokenStore {
       this.persistence.check = loadCheck({
         seed: this.seed,
         maxRecords: options.maxRecords ?? DEFAULT_LIMITS.maxRecords,
+        maxStateBytes: options.maxStateBytes ?? DEFAULT_LIMITS.maxStateBytes,
         maxSnapshots: this.maxSnapshots,
         ...(options.checkRecord && { checkRecord: options.checkRecord }),
       });
