@@ -154,6 +154,7 @@ function scenariosOf(values: Values, isStatic: boolean, limits: Partial<MockLimi
 
 /** A start failure as one line: a refused data/state file is a usage error, a listen failure says what to set. */
 function startFailure(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error instanceof StateFileError && error.kind === 'unavailable') return new CommandError(error.message);
   if (error instanceof FixtureError || error instanceof StateFileError) return new UsageError(error.message);
   const set = (variable: string, flag: string) => `set ${variable} (or ${flag})`;
   if (error.code === 'EADDRINUSE')

@@ -14,7 +14,7 @@ import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
 import { secondsClock } from './clock.ts';
 import { handleFetch } from './fetch.ts';
 import { limitsOf, MAX_BODY_BYTES, type MockLimits } from './limits.ts';
-import { applyFixtures, type MockFixtures } from './model/fixtures.ts';
+import { applyFixtures, type MockFixtures, recordProblem } from './model/fixtures.ts';
 import { type StoreData, seedStore } from './model/index.ts';
 import { createRouter } from './router.ts';
 import type { Scenario } from './scenarios.ts';
@@ -168,6 +168,11 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
       shared: options.sharedState === true,
       maxStates: limits.maxTokenStates,
       maxBytes: limits.memoryBudget,
+      maxSnapshots: limits.maxSnapshots,
+      maxRecords: limits.maxRecords,
+      maxStateBytes: limits.maxStateBytes,
+      checkRecord: (collection, record) =>
+        recordProblem(collection, record, (id, value) => checks.get(id)?.checkResponse(value, 'Record')),
       now,
       ...(options.persistence && { persistence: options.persistence }),
     }),

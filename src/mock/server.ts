@@ -69,11 +69,12 @@ export interface MockOptions {
   timeouts?: Partial<MockTimeouts>;
   /**
    * The state file (`--state FILE`): every acknowledged write is in it before its answer, and a
-   * restart with the same file restores every token's state. Created when missing; a file that is not
-   * a state file is refused (StateFileError). Default: states live in memory only.
+   * restart with the same file restores every token's state. Created when missing (0600); a file that
+   * is not a state file, or one another mock holds (`FILE.lock`), is refused (StateFileError; docs/mock.md
+   * "The journal's guarantees"). Default: states live in memory only.
    */
   statePath?: string;
-  /** Receives warnings (a torn state file's tail, a recording's records skipped). Default: console.warn. */
+  /** Receives warnings (the state file's torn tail, skipped lines and failed compactions; a recording's skipped records). Default: console.warn. */
   warn?: (message: string) => void;
 }
 
@@ -234,7 +235,10 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   // Node's own refusals (malformed request line, headers too large...) as problem details.
   server.on('clientError', answerClientError);
 
-  const bound = await listen(server, port, host);
+  const bound = await listen(server, port, host).catch(async (error: unknown) => {
+    await journal?.close(); // its lock freed: the same process may start again
+    throw error;
+  });
   boundOrigin = bound.url;
   return {
     ...bound,

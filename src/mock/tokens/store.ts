@@ -12,10 +12,18 @@
  * silently reading the seeded data.
  */
 
-import { MAX_TOKEN_STATES, MEMORY_BUDGET } from '../limits.ts';
+import { DEFAULT_LIMITS, MAX_TOKEN_STATES, MEMORY_BUDGET } from '../limits.ts';
 import { keyField, type Rec, type StoreData } from '../model/index.ts';
-import { type Change, type Entry, emptyImage, SHARED_KEY, type TokenImage } from '../persistence/entries.ts';
+import {
+  type Change,
+  type Entry,
+  type EntryCheck,
+  emptyImage,
+  SHARED_KEY,
+  type TokenImage,
+} from '../persistence/entries.ts';
 import type { State } from '../state.ts';
+import { loadCheck } from './load-check.ts';
 import { Registry } from './registry.ts';
 
 /** Estimated bytes per record slot of a copied collection (its array cell and index entry). */
@@ -29,6 +37,8 @@ export interface Persistence {
   tokens(): string[];
   load(token: string): TokenImage | undefined;
   append(entry: Entry): Promise<void>;
+  /** Set by the store: why an entry is not loaded (./load-check.ts). */
+  check?: EntryCheck | undefined;
 }
 
 export interface TokenStoreOptions {
@@ -39,6 +49,13 @@ export interface TokenStoreOptions {
   persistence?: Persistence;
   maxStates?: number;
   maxBytes?: number;
+  /** Snapshots one state may hold (./../limits.ts). */
+  maxSnapshots?: number;
+  /** Records one state may create per collection, and bytes of records it may hold (what a state file may load). */
+  maxRecords?: number;
+  maxStateBytes?: number;
+  /** Why a record from the state file breaks its collection's schema, or undefined. */
+  checkRecord?: (collection: string, record: Rec) => string | undefined;
   now?: () => Date;
 }
 
@@ -85,11 +102,22 @@ export class TokenStore {
   private readonly registry: Registry<Held>;
   private readonly tickets = new Set<Ticket>();
   private readonly tombstones = new Set<string>();
+  readonly maxSnapshots: number;
 
   constructor(options: TokenStoreOptions) {
     this.seed = options.seed;
     this.shared = options.shared;
     this.persistence = options.persistence;
+    this.maxSnapshots = options.maxSnapshots ?? DEFAULT_LIMITS.maxSnapshots;
+    if (this.persistence) {
+      this.persistence.check = loadCheck({
+        seed: this.seed,
+        maxRecords: options.maxRecords ?? DEFAULT_LIMITS.maxRecords,
+        maxStateBytes: options.maxStateBytes ?? DEFAULT_LIMITS.maxStateBytes,
+        maxSnapshots: this.maxSnapshots,
+        ...(options.checkRecord && { checkRecord: options.checkRecord }),
+      });
+    }
     this.now = options.now ?? (() => new Date());
     this.registry = new Registry<Held>({
       maxStates: options.maxStates ?? MAX_TOKEN_STATES,
@@ -179,12 +207,16 @@ export class TokenStore {
     return this.persist({ op: 'reset', token: key });
   }
 
-  /** Saves a token's state as `name` (replacing one of that name: `created` false). */
-  snapshot(name: string, token: string): { info: SnapshotInfo; created: boolean; durable: Promise<void> } {
+  /**
+   * Saves a token's state as `name` (replacing one of that name: `created` false); `full` when the
+   * state already holds {@link maxSnapshots} others (a snapshot costs its own state, never another's).
+   */
+  snapshot(name: string, token: string): { info: SnapshotInfo; created: boolean; durable: Promise<void> } | 'full' {
     const key = this.keyOf(token);
     const held = this.held(key, true) as Held;
     const at = this.now().toISOString();
     const created = !held.snapshots.has(name);
+    if (created && held.snapshots.size >= this.maxSnapshots) return 'full';
     const snapshot = { at, state: held.state.fork(), changed: new Set(held.changed) };
     held.snapshots.set(name, snapshot);
     this.registry.charge(key, slotsOf(snapshot));
