@@ -15,7 +15,8 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads and parses the body of an operation that has one; a microtask only while bytes are still arriving. */
 export const body: Stage = (context) => {
-  if (!context.target.validator.hasBody) return context.method === 'GET' || context.method === 'HEAD' ? undefined : none(context);
+  if (!context.target.validator.hasBody)
+    return context.method === 'GET' || context.method === 'HEAD' ? undefined : none(context);
   const bytes = context.raw.readBody();
   return bytes instanceof Promise ? bytes.then((read) => parseJson(context, read)) : parseJson(context, bytes);
 };
@@ -30,7 +31,12 @@ function refuseBody(context: RequestContext, bytes: Uint8Array | 'too-large'): R
   if (bytes !== 'too-large' && bytes.length === 0) return undefined;
   // A body the operation does not take: not guessed away (the real API answers 415 too).
   const message = `${context.problem.operation} takes no request body; send none (no Content-Type, no bytes).`;
-  const violation = { field: 'header.Content-Type', rule: 'content-type', message, location: ['header', 'Content-Type'] };
+  const violation = {
+    field: 'header.Content-Type',
+    rule: 'content-type',
+    message,
+    location: ['header', 'Content-Type'],
+  };
   return refuseRouted(
     context,
     refusal('unsupportedMediaType', `header.Content-Type: ${message}`, [violation], context.problem),
