@@ -62,7 +62,9 @@ export async function send(
     return { status: response.status, headers: response.headers, text: await response.text() };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const message = cause?.code ? `${cause.code}: ${cause.message ?? ''}`.trim() : (error as Error).message;
+    // Node's message already names the code (`connect ECONNREFUSED 127.0.0.1:1`): not said twice.
+    const named = cause?.code && !cause.message?.includes(cause.code) ? `${cause.code}: ` : '';
+    const message = cause?.code ? `${named}${cause.message ?? ''}`.trim() : (error as Error).message;
     return { status: null, headers: new Headers(), text: '', error: message };
   }
 }

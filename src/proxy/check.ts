@@ -66,7 +66,7 @@ function parseBody(bytes: Uint8Array): { value: unknown } | { violation: Exchang
       violation: {
         field: 'body',
         rule: 'json',
-        message: `body is not JSON: ${(error as Error).message}`,
+        message: `not JSON: ${(error as Error).message}`,
         location: ['body'],
       },
     };

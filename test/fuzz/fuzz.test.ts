@@ -4,6 +4,8 @@
  * every version, writes included; and a deliberately wrong server (./wrong-server.ts), where it must
  * find each planted fault and report nothing else. Seeds are fixed: a run is repeatable.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/index.ts';
@@ -155,6 +157,16 @@ describe('the fuzz command', () => {
     const result = await run(args.map(fill));
     for (const text of output) expect(result.output).toContain(fill(text));
     expect(result.code, result.output).toBe(code);
+  });
+
+  it('says an unreachable server’s error code once (issue 27: "ECONNREFUSED: connect ECONNREFUSED")', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await run(['--base-url', `http://127.0.0.1:${port}`, '--token', 't']);
+    expect(result.code).toBe(3);
+    expect(result.output).toContain(`cannot reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`);
   });
 
   it('--json prints the report', async () => {
