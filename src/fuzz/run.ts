@@ -13,7 +13,7 @@ import { countValid, FUZZ_DEFAULT_MIN_ACCEPTED, type FuzzOperationCount, underEx
 import { edgeRequests } from './edges.ts';
 import { modelOf, type OperationModel, validRequests } from './operation.ts';
 import { curlOf, type FuzzRequest, type Sent, send } from './request.ts';
-import { checkState, type Reader, readerOf, readRecord } from './state.ts';
+import { checkState, type Reader, ReadFinding, readerOf, readRecord } from './state.ts';
 
 export interface FuzzOptions {
   baseUrl: string;
@@ -198,6 +198,17 @@ async function checkCase(run: Run, model: OperationModel, fuzzCase: Case): Promi
     run.report.discarded++;
     return undefined;
   }
+  try {
+    return await sendAndCheck(run, model, fuzzCase);
+  } catch (error) {
+    // A read of the record found the server at fault: a finding of this case, the run goes on.
+    if (error instanceof ReadFinding) return error.finding;
+    throw error;
+  }
+}
+
+/** The case sent and checked; for a write, the record read before and after it. */
+async function sendAndCheck(run: Run, model: OperationModel, { request, breach }: Case): Promise<Finding | undefined> {
   const reader = run.readers.get(model);
   const key = reader ? request.path[reader.key] : undefined;
   const before = reader && key !== undefined ? await readRecord(run.send, reader, key) : undefined;
