@@ -28,8 +28,7 @@ describe('the npm scripts of a clone', () => {
       expect(scripts[script]).toBe(`node --import tsx src/cli/bin.ts ${command}`);
   });
 
-  // `npm start` runs in test/mock/cli.
-  it.concurrent.each(COMMANDS.slice(1))(
+  it.concurrent.each(COMMANDS)(
     '%s: `npm run %s -- --help` runs the CLI from source and exits 0',
     async (_command, script) => {
       const result = await runProcess('npm', ['run', '--silent', script, '--', '--help'], {
