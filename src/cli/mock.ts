@@ -23,7 +23,7 @@ import {
 import { CommandError, UsageError } from './exit-codes.ts';
 
 export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--max-records N] [--max-state-bytes N]
-     [--data FILE] [--state FILE]
+     [--data FILE] [--state FILE] [--strict-query]
      [--fail F[:OP]] [--delay MS[:OP]] [--static [--dynamic]] [--bundles-dir DIR] [--quiet] [--examples]
   --port, --host   where to listen (default 127.0.0.1:4010; the PORT and HOST variables are read too, flags win)
   --seed S         seed of the generated store: same seed, same data (default "${DEFAULT_SEED}")
@@ -33,6 +33,8 @@ export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N]
   --max-state-bytes N  JSON bytes of records a token's state may hold of its own (default ${DEFAULT_LIMITS.maxStateBytes})
   --data FILE      JSON fixtures (records per resource) replacing the seeded ones, checked against the contract
   --state FILE     keep every token's writes and snapshots in FILE (created if missing): a restart restores them
+  --strict-query   refuse a query parameter the operation does not declare (400); by default it is ignored
+                   and named in the X-Mock-Unknown-Query header and the request log
   --static         serve the contract's examples with Prism instead of the data-backed store
   --dynamic        with --static: data generated from the schemas by Prism (same --seed, same data)
   --fail F[:OP]    answer every request (or operation OP's) with a failure: 429, 503 (with Retry-After),
@@ -54,6 +56,7 @@ function parse(args: string[]) {
         seed: { type: 'string', default: DEFAULT_SEED },
         'page-size': { type: 'string' },
         'shared-state': { type: 'boolean', default: false },
+        'strict-query': { type: 'boolean', default: false },
         'max-records': { type: 'string' },
         'max-state-bytes': { type: 'string' },
         data: { type: 'string' },
@@ -135,12 +138,13 @@ function scenariosOf(values: Values, isStatic: boolean, limits: Partial<MockLimi
     (values.data !== undefined ||
       values.state !== undefined ||
       values['shared-state'] ||
+      values['strict-query'] ||
       values['page-size'] !== undefined ||
       Object.keys(limits).length > 0 ||
       flags.length > 0)
   ) {
     throw new UsageError(
-      '--data, --state, --shared-state, --page-size, --max-records, --max-state-bytes, --fail and --delay apply to the data-backed mock, not to --static.',
+      '--data, --state, --shared-state, --strict-query, --page-size, --max-records, --max-state-bytes, --fail and --delay apply to the data-backed mock, not to --static.',
     );
   }
   return flags.map(([flag, text]) => {
@@ -193,7 +197,7 @@ function printBanner(mock: MockServer, values: Values, pageSize: number): void {
     `  versions: ${mock.versions.join(', ')} (header ${VERSION_HEADER}; without it, each endpoint's newest version)`,
   );
   const serving = !isStatic
-    ? `a seeded store (seed "${seed}", ${pageSize} per page, ${values['shared-state'] ? 'one shared state' : 'one state per token'}${values.data ? `, data from ${values.data}` : ''})`
+    ? `a seeded store (seed "${seed}", ${pageSize} per page, ${values['shared-state'] ? 'one shared state' : 'one state per token'}${values['strict-query'] ? ', unknown query parameters refused' : ''}${values.data ? `, data from ${values.data}` : ''})`
     : dynamic
       ? `dynamic data (seed "${seed}")`
       : 'examples';
@@ -227,7 +231,9 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
     host,
     port,
     seed,
-    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'], scenarios, limits }),
+    ...(isStatic
+      ? { static: true, dynamic }
+      : { pageSize, sharedState: values['shared-state'], strictQuery: values['strict-query'], scenarios, limits }),
     ...(values.data !== undefined && { dataFile: values.data }),
     ...(values.state !== undefined && { statePath: values.state, warn: (line: string) => console.warn(line) }),
     ...(bundlesDir !== undefined && { bundlesDir }),

@@ -19,6 +19,7 @@ export {
   type RawRequest,
   type RawResponse,
   RESET_PATH,
+  UNKNOWN_QUERY_HEADER,
 } from './engine.ts';
 export type { Violation } from './errors.ts';
 export { PROBLEM_TYPES, type Problem, problem } from './errors.ts';

@@ -57,14 +57,13 @@ export function scenarioOf(
     if (!TOKENS.has(name)) continue;
     if (name === 'fail') {
       const failure = parseFailure(value);
-      if (failure === undefined)
-        return { ok: false, message: `Prefer fail=${value}: use one of ${FAILURES.join(', ')}` };
+      if (failure === undefined) return { ok: false, message: `fail=${value}: use one of ${FAILURES.join(', ')}` };
       scenario.fail = failure;
     } else {
       const number = Number(value);
       const max = name === 'delay' ? MAX_DELAY_MS : 3600;
       if (!/^\d+$/.test(value) || number > max) {
-        return { ok: false, message: `Prefer ${name}=${value}: use a whole number from 0 to ${max}` };
+        return { ok: false, message: `${name}=${value}: use a whole number from 0 to ${max}` };
       }
       if (name === 'delay') scenario.delay = number;
       else scenario.retryAfter = number;

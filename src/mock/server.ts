@@ -18,6 +18,7 @@ import {
   type MockEngine,
   type RawRequest,
   type RawResponse,
+  UNKNOWN_QUERY_HEADER,
 } from './engine.ts';
 import type { MockLimits } from './limits.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
@@ -38,6 +39,8 @@ export interface MockOptions {
   pageSize?: number;
   /** One state for every token instead of one per bearer token. Default false. */
   sharedState?: boolean;
+  /** Refuse a query parameter the operation does not declare (400) instead of naming it in `X-Mock-Unknown-Query`. Default false. */
+  strictQuery?: boolean;
   /** Fixtures (records per resource) replacing the seeded collections they name. */
   data?: MockFixtures;
   /** A JSON file of fixtures (as `data`); read and checked at start. */
@@ -130,6 +133,9 @@ function deliver(request: IncomingMessage, response: ServerResponse, raw: RawRes
     return raw.version;
   }
   if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
+  const unknown = raw.headers[UNKNOWN_QUERY_HEADER];
+  // Set apart (writeHead's own headers cannot be read back) so that the log line can name it.
+  if (unknown !== undefined) response.setHeader(UNKNOWN_QUERY_HEADER, unknown);
   send(response, raw);
   return raw.version;
 }
@@ -283,6 +289,7 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
     ...(options.seed !== undefined && { seed: options.seed }),
     ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
     ...(options.sharedState !== undefined && { sharedState: options.sharedState }),
+    ...(options.strictQuery !== undefined && { strictQuery: options.strictQuery }),
     ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
     ...(options.now !== undefined && { now: options.now }),
     ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
@@ -349,7 +356,9 @@ function logAnswer(
 ): void {
   if (!log) return;
   const ms = (performance.now() - started).toFixed(1);
-  log(`${request.method} ${request.url} [${version}] ${response.statusCode} ${ms} ms`);
+  const unknown = response.getHeader(UNKNOWN_QUERY_HEADER);
+  const warning = unknown === undefined ? '' : ` (unknown query parameters ignored: ${unknown})`;
+  log(`${request.method} ${request.url} [${version}] ${response.statusCode} ${ms} ms${warning}`);
 }
 
 /** A request whose handling threw: 503 when the body buffers are full, else a 500 without details. */

@@ -42,10 +42,11 @@ export interface ExchangeChecker {
   readonly contract: Contract;
 }
 
+/** A request violation as the report keeps it: its message without the field, named beside it (as a response's). */
 const toExchange = ({ field, rule, message, location }: Violation): ExchangeViolation => ({
   field,
   rule,
-  message,
+  message: message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message,
   location,
 });
 
@@ -66,7 +67,7 @@ function parseBody(bytes: Uint8Array): { value: unknown } | { violation: Exchang
       violation: {
         field: 'body',
         rule: 'json',
-        message: `body is not JSON: ${(error as Error).message}`,
+        message: `not JSON: ${(error as Error).message}`,
         location: ['body'],
       },
     };

@@ -112,4 +112,18 @@ describe('the inspector page', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('marks a request with a misspelled filter and says which parameter was ignored (issue 27)', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${mock.url}/__mock/`);
+    await call('GET', '/subscriptions/', { baseUrl: mock.url, token: 'misspelled', query: 'statuss=active' });
+    const row = page.locator('tr.req', { hasText: '/subscriptions/?statuss=active' });
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.textContent()).toContain('⚠');
+    await row.click();
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toContain('Warning: unknown query parameters, ignored: statuss');
+    await page.close();
+  }, 60_000);
 });

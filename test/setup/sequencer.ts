@@ -35,6 +35,8 @@ export const WEIGHTS: Readonly<Record<string, number>> = {
   'test/mock/recording.test.ts': 4,
   'test/mock/invariants.test.ts': 4,
   'test/diff/cli.test.ts': 4,
+  'test/release/npm-scripts.test.ts': 4.5,
+  'test/hostile/fuzz.test.ts': 4.5,
   'test/release/first-run.test.ts': 3.5,
   'test/mock/inspector.test.ts': 5,
   'test/mock/store.test.ts': 3.3,

@@ -46,6 +46,7 @@ async function admin(method, path, body) {
 function pretty(text) { try { return JSON.stringify(JSON.parse(text), null, 2); } catch { return text; } }
 function detail(req) {
   const td = el('td'); td.colSpan = 7;
+  for (const warning of req.warnings || []) td.append(el('div', 'Warning: ' + warning, 's4'));
   if (req.problem) td.append(el('div', 'Problem: ' + req.problem.title + ' — ' + req.problem.detail + (req.problem.fields.length ? ' (fields: ' + req.problem.fields.join(', ') + ')' : ''), 's4'));
   for (const [label, part] of [['Request body', req.request], ['Response body', req.response]]) {
     td.append(el('div', label + (part.contentType ? ' (' + part.contentType + ')' : '') + (part.truncated ? ' — truncated' : ''), 'muted'));
@@ -60,7 +61,7 @@ function renderRequests(list) {
     if (status && String(req.status)[0] !== status) continue;
     if (path && !req.path.includes(path)) continue;
     const tr = el('tr', undefined, 'req'); tr.dataset.id = req.id;
-    for (const [v, c] of [[req.at.slice(11, 23)], [req.method], [req.path], [req.version], [req.status, 's' + String(req.status)[0]], [req.ms], [req.state || '-']]) tr.append(el('td', v, c));
+    for (const [v, c] of [[req.at.slice(11, 23)], [req.method], [req.path + (req.warnings ? ' ⚠' : '')], [req.version], [req.status, 's' + String(req.status)[0]], [req.ms], [req.state || '-']]) tr.append(el('td', v, c));
     tr.onclick = () => { open.has(req.id) ? open.delete(req.id) : open.add(req.id); renderRequests(list); };
     body.append(tr);
     if (open.has(req.id)) body.append(detail(req));
