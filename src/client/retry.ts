@@ -151,8 +151,8 @@ function callSignal(caller: AbortSignal, deadline: number | false): { signal: Ab
 
 /**
  * `response` with a body that fails with the signal's reason once it aborts, whatever the transport
- * does with the signal; `end` is called when the body is read, fails or is cancelled (at once if
- * there is none). The source's cancel is not awaited.
+ * does with the signal (one listener per body, not one per chunk); `end` is called when the body is
+ * read, fails or is cancelled (at once if there is none). The source's cancel is not awaited.
  */
 function readUntil(response: Response, signal: AbortSignal, end: () => void): Response {
   const { body, status, statusText, headers } = response;
@@ -161,25 +161,37 @@ function readUntil(response: Response, signal: AbortSignal, end: () => void): Re
     return response;
   }
   const reader = body.getReader();
-  const stop = (reason: unknown) => {
+  let output: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const finish = () => {
+    signal.removeEventListener('abort', onAbort);
     end();
+  };
+  const stop = (reason: unknown) => {
+    finish();
     reader.cancel(reason).catch(() => {});
   };
+  const onAbort = () => {
+    output?.error(signal.reason);
+    stop(signal.reason);
+  };
   const read = new ReadableStream<Uint8Array>({
+    start(controller) {
+      output = controller;
+    },
     async pull(controller) {
-      try {
-        const chunk = await until(reader.read(), signal);
-        if (chunk.done) {
-          end();
-          controller.close();
-        } else controller.enqueue(chunk.value);
-      } catch (error) {
+      const chunk = await reader.read().catch((error: unknown) => {
         stop(error);
         throw error;
-      }
+      });
+      if (signal.aborted) return; // the stream has failed already
+      if (!chunk.done) return controller.enqueue(chunk.value);
+      finish();
+      controller.close();
     },
     cancel: stop,
   });
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
   return new Response(read, { status, statusText, headers });
 }
 

@@ -153,6 +153,23 @@ describe('the client with its default retries under msw/node (issue #27)', () =>
     expect(outcome).toBe('TimeoutError');
     expect(performance.now() - started).toBeLessThan(3000);
   });
+  it('the deadline ends a call whose body never ends (an override streaming forever)', {
+    timeout: 10_000,
+  }, async () => {
+    const endless = () =>
+      new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{')) }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
+    server.use(...createHandlers({ baseUrl: BASE, overrides: [override('get', '/store/', endless)] }));
+    const retrying = createAdminClient({ baseUrl: BASE, token: 'msw-retry', timeout: 300 });
+    const started = performance.now();
+    const outcome = await retrying.GET('/store/').then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
+    expect(outcome).toBe('TimeoutError');
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
 });
 
 describe('the same session through the HTTP server and the MSW handlers', () => {
