@@ -1,6 +1,7 @@
 /**
  * CORS: a browser app on another origin calls the mock, preflight included. Checked on the wire
- * (the headers) and in a real headless Chromium (a page on another origin fetching the mock).
+ * (the headers) and in a real headless Chromium (a page on another origin fetching the mock,
+ * --static and the proxy, and reading their exposed headers; the client honouring Retry-After).
  */
 
 import { createServer, type Server } from 'node:http';
@@ -10,7 +11,7 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EXPOSED_HEADERS, IGNORED_FILTERS_HEADER, type MockServer, startMock } from '../../src/mock/index.ts';
 import { type ProxyServer, startProxy, VIOLATIONS_HEADER } from '../../src/proxy/index.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { type Browser, launchBrowser } from '../helpers/browser.ts';
 import { call } from './http.ts';
 
 const ORIGIN = 'http://localhost:5173';
@@ -52,6 +53,10 @@ describe('CORS headers', () => {
 describe('CORS in a browser', () => {
   let page: Server;
   let pageUrl: string;
+  let browser: Browser;
+  let staticMock: MockServer;
+  let proxy: ProxyServer;
+  let client = ''; // the package's client bundled for the browser (window.Contract)
   beforeAll(async () => {
     page = createServer((_, response) => {
       response.writeHead(200, { 'Content-Type': 'text/html' });
@@ -59,16 +64,31 @@ describe('CORS in a browser', () => {
     });
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/`;
-  });
+    browser = await launchBrowser();
+    staticMock = await startMock({ port: 0, static: true });
+    proxy = await startProxy({ upstream: inject('mockUrl'), port: 0, log: () => {} });
+    const bundle = await build({
+      entryPoints: [fileURLToPath(new URL('../../src/client/index.ts', import.meta.url))],
+      bundle: true,
+      platform: 'browser',
+      format: 'iife',
+      globalName: 'Contract',
+      write: false,
+      logLevel: 'silent',
+    });
+    client = bundle.outputFiles[0]?.text ?? '';
+  }, 60_000);
   afterAll(async () => {
-    page.closeAllConnections();
-    await new Promise((resolve) => page.close(resolve));
+    await browser?.close();
+    await proxy?.close();
+    await staticMock?.close();
+    page?.closeAllConnections();
+    await new Promise((resolve) => page?.close(resolve));
   });
 
   it('lets a page on another origin call the mock with a token, a version and a JSON body', async () => {
-    const { context, close } = await launchBrowser();
+    const tab = await browser.context.newPage();
     try {
-      const tab = await context.newPage();
       await tab.goto(pageUrl);
       const results = await tab.evaluate(async (mock) => {
         const headers = { Authorization: 'Bearer t', 'Content-Type': 'application/json' };
@@ -93,47 +113,13 @@ describe('CORS in a browser', () => {
       expect(results.refused.status).toBe(422);
       expect(results.refused.body.validation[0]).toMatchObject({ field: 'body.title', rule: 'maxLength' });
     } finally {
-      await close();
+      await tab.close();
     }
   });
-});
 
-describe('the headers a browser app reads from another origin (issue #27)', () => {
-  // Before the fix Retry-After, X-Contract-Violations and the request ids were not in
+  // Issue #27: Retry-After, X-Contract-Violations and the request ids were not in
   // Access-Control-Expose-Headers: null to a page on another origin, and the client's retry fell
   // back to its backoff instead of the server's Retry-After.
-  let page: Server;
-  let pageUrl: string;
-  let staticMock: MockServer;
-  let proxy: ProxyServer;
-  let client = ''; // the package's client bundled for the browser (window.Contract)
-  beforeAll(async () => {
-    page = createServer((_, response) => {
-      response.writeHead(200, { 'Content-Type': 'text/html' });
-      response.end('<!doctype html><title>frontend</title><p>app</p>');
-    });
-    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
-    pageUrl = `http://localhost:${(page.address() as AddressInfo).port}/`;
-    staticMock = await startMock({ port: 0, static: true });
-    proxy = await startProxy({ upstream: inject('mockUrl'), port: 0, log: () => {} });
-    const bundle = await build({
-      entryPoints: [fileURLToPath(new URL('../../src/client/index.ts', import.meta.url))],
-      bundle: true,
-      platform: 'browser',
-      format: 'iife',
-      globalName: 'Contract',
-      write: false,
-      logLevel: 'silent',
-    });
-    client = bundle.outputFiles[0]?.text ?? '';
-  }, 60_000);
-  afterAll(async () => {
-    await proxy?.close();
-    await staticMock?.close();
-    page?.closeAllConnections();
-    await new Promise((resolve) => page?.close(resolve));
-  });
-
   it('lists every header the mock, --static and the proxy send for a client to read', () => {
     for (const name of ['Retry-After', VIOLATIONS_HEADER, IGNORED_FILTERS_HEADER, 'X-Request-Id']) {
       expect(EXPOSED_HEADERS).toContain(name);
@@ -141,9 +127,8 @@ describe('the headers a browser app reads from another origin (issue #27)', () =
   });
 
   it('reads Retry-After, the version and the proxy’s violations cross-origin, and the client waits Retry-After', async () => {
-    const { context, close } = await launchBrowser();
+    const tab = await browser.context.newPage();
     try {
-      const tab = await context.newPage();
       await tab.goto(pageUrl);
       await tab.addScriptTag({ content: client });
       const urls = { mock: inject('mockUrl'), static: staticMock.url, proxy: proxy.url };
@@ -181,7 +166,7 @@ describe('the headers a browser app reads from another origin (issue #27)', () =
       expect(seen.proxied).toEqual({ status: 429, retryAfter: '2', violations: expect.stringMatching(/^\d+$/) });
       expect(seen.delays).toEqual([1000]); // the server's Retry-After, not the 100 to 200 ms backoff
     } finally {
-      await close();
+      await tab.close();
     }
   }, 60_000);
 });
