@@ -156,7 +156,8 @@ function callSignal(caller: AbortSignal, deadline: number | false): { signal: Ab
  */
 function readUntil(response: Response, signal: AbortSignal, end: () => void): Response {
   const { body, status, statusText, headers } = response;
-  if (body === null) {
+  // Nothing to read (openapi-fetch does not read an empty body): the call ends here.
+  if (body === null || headers.get('Content-Length') === '0') {
     end();
     return response;
   }
