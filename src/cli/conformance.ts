@@ -4,7 +4,8 @@
  * breaks the contract (operation, version, field, rule). Read-only operations only, unless
  * --allow-writes (writes send the contract's request examples: they change data; the token's state
  * on the mock is reset first, so a second run passes as the first). Exit codes
- * (./exit-codes.ts): 0 conformant, 1 at least one violation, 2 usage error, 3 the run failed.
+ * (./exit-codes.ts): 0 conformant, 1 at least one violation, 2 usage error, 3 the run failed (the
+ * server unreachable, or calls without an answer and no violation).
  */
 import { type ConformanceReport, runConformance } from '../conformance/index.ts';
 import { CommandError, EXIT, type ExitCode } from './exit-codes.ts';
@@ -75,5 +76,13 @@ export async function runConformanceCommand(args: string[]): Promise<ExitCode> {
 
   if (values.json) console.log(JSON.stringify(report, null, 2));
   else printReport(report, values['allow-writes'] ?? false);
+  // A call with no answer (rule `network`) says nothing about the contract: exit 3 unless a real break was found.
+  const unanswered = report.violations.filter((v) => v.rule === 'network');
+  if (unanswered.length === report.violations.length && unanswered[0]) {
+    const { operation, version, message } = unanswered[0];
+    throw new CommandError(
+      `Conformance run failed: ${unanswered.length} call(s) got no answer from ${report.baseUrl}, the first ${operation} (${version}): ${message}`,
+    );
+  }
   return report.violations.length === 0 ? EXIT.ok : EXIT.contractBreak;
 }

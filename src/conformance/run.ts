@@ -9,6 +9,8 @@
  * - Each operation is also called without a token, and must answer 401 (the only declared error).
  * - Path parameters come from `params` (`id=5`, or per operation `getTicket.id=5`), else from the
  *   contract's parameter examples.
+ * - A server that does not answer the first call is unreachable: the run rejects (`cannot reach`),
+ *   as the fuzzer's does; a call without an answer later is a `network` entry of the report.
  */
 import {
   type ApiVersion,
@@ -150,7 +152,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         report.violations.push(...violations);
       };
 
-      record('response', ...(await responseCheck(() => call(true), contract, operation)));
+      const answer = await responseCheck(() => call(true), contract, operation);
+      // Nothing answered the first call: the server is unreachable, no finding about the contract.
+      if (answer[0] === null && report.checks.length === 0) {
+        throw new Error(`cannot reach ${baseUrl}: ${answer[1][0]?.message}`);
+      }
+      record('response', ...answer);
       if (options.skipAuthCheck) continue;
       record('auth', ...(await authCheck(() => call(false))));
     }

@@ -149,14 +149,29 @@ describe('usage', () => {
     expect(result.stderr).toContain('--help');
   });
 
-  it('reports an unreachable server as a violation', async () => {
+  // Issue #27: an unreachable server exited 1, "the contract is broken"; the exit-code table says 3.
+  it('exits 3 when the server is unreachable, naming it, as fuzz does', async () => {
     // A port just released by a server nobody connected to (no keep-alive socket to reuse).
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as AddressInfo;
     await new Promise((resolve) => probe.close(resolve));
-    const report = await runConformance({ baseUrl: `http://127.0.0.1:${port}`, token: 't', versions: ['unstable'] });
-    expect(report.violations[0]).toMatchObject({ field: 'request', rule: 'network', operation: 'getTicket' });
-    expect(report.violations[0]?.message).toContain('ECONNREFUSED');
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const result = await runCli(['--base-url', baseUrl, '--token', 't']);
+    expect(result.stderr).toContain(`Conformance run failed: cannot reach ${baseUrl}: ECONNREFUSED`);
+    expect(result.code).toBe(3);
+    await expect(runConformance({ baseUrl, token: 't', versions: ['unstable'] })).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('exits 3 when calls get no answer and nothing breaks the contract (a dropped connection)', async () => {
+    const dropping = await startMock({ port: 0, scenarios: [{ operation: 'getTicket', fail: 'drop' }] });
+    try {
+      const result = await runCli(['--base-url', dropping.url, '--token', 't']);
+      expect(result.stdout).toMatch(/FAIL GET +\/tickets\/\{?\w+\}?\/? +getTicket/);
+      expect(result.stderr).toMatch(/Conformance run failed: \d+ call\(s\) got no answer from .*, the first getTicket/);
+      expect(result.code).toBe(3);
+    } finally {
+      await dropping.close();
+    }
   });
 });
