@@ -17,6 +17,7 @@ export { StateFileError } from './persistence/state-file-error.ts';
 export { type Refusal, refusal } from './problems.ts';
 export { routeRefusal, summarize } from './refusals.ts';
 export {
+  answerClientError,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_TIMEOUTS,
@@ -26,6 +27,7 @@ export {
   type MockTimeouts,
   openStateFile,
   readFixtures,
+  serverOptionsOf,
   startMock,
 } from './server.ts';
 export { parseTarget } from './stages/route.ts';

@@ -369,8 +369,8 @@ function answerFailure(
   log?.(`${request.method} ${request.url} ${busy ? 503 : 500} ${error.stack ?? error.message}`);
 }
 
-/** Node's server options: the timeouts (DEFAULT_TIMEOUTS unless given) and how often they are checked. */
-function serverOptionsOf(given: Partial<MockTimeouts> = {}) {
+/** Node's server options: the timeouts (DEFAULT_TIMEOUTS unless given) and how often they are checked (the proxy's too). */
+export function serverOptionsOf(given: Partial<MockTimeouts> = {}) {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...given };
   return {
     headersTimeout: timeouts.headersMs,
@@ -382,15 +382,15 @@ function serverOptionsOf(given: Partial<MockTimeouts> = {}) {
   };
 }
 
-/** A request Node could not read (malformed, headers too large, too slow): a problem, then close. */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+/** A request Node could not read (malformed, headers too large, too slow): a problem, then close (the proxy's too). */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const title = status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
-  const problem = refusal('badRequest', `The mock could not read this HTTP request (${title.toLowerCase()}).`).body;
+  const problem = refusal('badRequest', `The server could not read this HTTP request (${title.toLowerCase()}).`).body;
   const body = JSON.stringify({ ...problem, status, title });
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../client/index.ts';
 import type { Contract } from '../conformance/index.ts';
 import { type Bundle, loadBundles } from '../contract/index.ts';
-import { listen, preflightHeaders } from '../mock/index.ts';
+import { answerClientError, listen, type MockTimeouts, preflightHeaders, serverOptionsOf } from '../mock/index.ts';
 import { createExchangeChecker } from './check.ts';
 import { type ExchangeContext, HELD_BYTES, handleExchange } from './exchange.ts';
 import { Recorder } from './recorder.ts';
@@ -47,6 +47,11 @@ export interface ProxyOptions {
   heldBytes?: number;
   /** Directory holding the `<version>.json` bundles. Default: this package's. */
   bundlesDir?: string;
+  /**
+   * How long a client may take to send its headers and its whole request, and stay idle between
+   * requests (ms): the mock's DEFAULT_TIMEOUTS (10 s, 30 s, 5 s) unless given, 408 beyond.
+   */
+  timeouts?: Partial<MockTimeouts>;
   /** Receives one line per exchange and one per violation. No header value or query is ever logged. */
   log?: (line: string) => void;
 }
@@ -143,13 +148,15 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   }
 
   const { createServer } = await import('node:http');
-  const server = createServer((request, response) => {
+  const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
     answer(request, response).catch((error: Error) => {
       log?.(`${request.method} ${(request.url ?? '/').split('?')[0]} proxy error: ${error.message}`);
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/problem+json' });
       response.end();
     });
   });
+  // Node's own refusals (malformed request, headers too large, a client too slow) as problems.
+  server.on('clientError', answerClientError);
   return {
     ...(await listen(server, options.port ?? DEFAULT_PROXY_PORT, options.host ?? '127.0.0.1')),
     upstream: upstream.name,
