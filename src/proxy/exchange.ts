@@ -361,12 +361,15 @@ function record(
 ): void {
   if (!context.recorder || !incoming.route || status < 200 || status > 299 || !isJson(contentType)) return;
   if (checked.some((v) => v.rule === 'json')) return;
-  context.recorder.add({
-    operation: incoming.operation,
-    version: incoming.version,
-    method: incoming.method,
-    target: incoming.target,
-    status,
-    body: JSON.parse(text),
-  });
+  context.recorder.add(
+    {
+      operation: incoming.operation,
+      version: incoming.version,
+      method: incoming.method,
+      target: incoming.target,
+      status,
+      body: JSON.parse(text),
+    },
+    Buffer.byteLength(text),
+  );
 }

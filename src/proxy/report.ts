@@ -29,7 +29,7 @@ export interface ProxyReport {
   unreachable: number;
   timeouts: number;
   operations: OperationReport[];
-  recording?: { file: string; records: number; exchanges: number; dropped: number; skipped: number };
+  recording?: { file: string; records: number; exchanges: number; bytes: number; dropped: number; skipped: number };
 }
 
 /** One exchange's outcome, as the report counts it. */

@@ -13,7 +13,7 @@ import { createExchangeChecker } from './check.ts';
 import { type ExchangeContext, HELD_BYTES, handleExchange } from './exchange.ts';
 import { Recorder } from './recorder.ts';
 import { recordModel } from './records.ts';
-import { createRedactor, DEFAULT_REDACT } from './redact.ts';
+import { createRedactor, credentialFields, DEFAULT_REDACT } from './redact.ts';
 import { type ExchangeOutcome, type ProxyReport, ReportBuilder } from './report.ts';
 import { createUpstream, parseUpstream } from './upstream.ts';
 
@@ -32,7 +32,14 @@ export interface ProxyOptions {
   record?: string;
   /** Exchanges kept, and records per collection (default 1000). */
   recordLimit?: number;
-  /** Fields whose values are faked in the recording. Default `email`, `phone_number`, `ip`. */
+  /** Bytes of answers the recording holds, in memory and in the file (default 64 MiB); past it, exchanges are dropped. */
+  recordMaxBytes?: number;
+  /** Replace a recording already in `record` (default false: refused with an EEXIST error naming the file). */
+  overwrite?: boolean;
+  /**
+   * Personal fields whose values are faked in the recording. Default `email`, `phone_number`, `ip`.
+   * Credentials and payment data (./redact.ts) are faked whatever this says.
+   */
   redact?: readonly string[];
   /** Refuse a request that breaks the contract with the mock's problem instead of forwarding it. */
   strict?: boolean;
@@ -54,6 +61,8 @@ export interface ProxyOptions {
   timeouts?: Partial<MockTimeouts>;
   /** Receives one line per exchange and one per violation. No header value or query is ever logged. */
   log?: (line: string) => void;
+  /** Receives what must never go unseen (a recording write that failed), `log` or not. Default: console.warn. */
+  warn?: (line: string) => void;
 }
 
 export interface ProxyServer {
@@ -63,7 +72,7 @@ export interface ProxyServer {
   /** The upstream as named in messages (no credentials, no query). */
   upstream: string;
   report(): ProxyReport;
-  /** Stops listening, writes the recording, resolves with the final report. */
+  /** Stops listening, writes the recording, resolves with the final report (rejects, naming the file, when that write fails). */
   close(): Promise<ProxyReport>;
 }
 
@@ -93,10 +102,12 @@ function createRecorder(
     file: options.record,
     upstream,
     ...(options.recordLimit !== undefined && { limit: options.recordLimit }),
-    redactor: createRedactor(options.redact ?? DEFAULT_REDACT),
+    ...(options.recordMaxBytes !== undefined && { maxBytes: options.recordMaxBytes }),
+    // Credentials and payment data always, with the personal fields asked for (or the default ones).
+    redactor: createRedactor([...(options.redact ?? DEFAULT_REDACT), ...credentialFields(bundles)]),
     model: recordModel(bundles),
     contract,
-    onError: (error) => options.log?.(`recording not written: ${error.message}`),
+    onError: (error) => (options.warn ?? console.warn)(`recording not written: ${error.message}`),
   });
 }
 
@@ -107,7 +118,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const builder = new ReportBuilder(upstream.name);
   const log = options.log;
   const recorder = createRecorder(options, upstream.name, bundles, checker.contract);
-  // A recording that cannot be written fails now, not after an hour of traffic.
+  // A previous recording is not replaced unasked; one that cannot be written fails now, not after an
+  // hour of traffic.
+  await recorder?.claim(options.overwrite ?? false);
   await recorder?.flush();
   const context: ExchangeContext = {
     checker,
