@@ -13,6 +13,7 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_PORT,
   DEFAULT_SEED,
+  exposesAdmin,
   FixtureError,
   type MockLimits,
   type MockServer,
@@ -199,6 +200,10 @@ function printBanner(mock: MockServer, values: Values, pageSize: number): void {
   console.log(`  ${mock.operations} operations, ${serving}; any "Authorization: Bearer <token>" is accepted`);
   if (mock.state) console.log(`  state file ${mock.state.path} (${mock.state.entries} entries loaded)`);
   if (!isStatic) console.log(`  inspector (requests, states, snapshots): ${mock.url}/__mock/`);
+  if (!isStatic && exposesAdmin(values.host ?? process.env.HOST ?? DEFAULT_HOST))
+    console.warn(
+      `  warning: --host ${mock.host} exposes the admin endpoints (/__mock/: every token's requests and state, reset of every state) beyond loopback: whoever reaches this address can read and reset them (a foreign DNS name in Host is still refused; docs/mock.md#admin-surface-exposure)`,
+    );
   console.log(`  API reference with try-it: ${mock.url}/docs/`);
   console.log('  press Ctrl-C to stop');
 }

@@ -8,9 +8,11 @@
  * `startMock({ static: true })` keeps Prism's example mode (src/static). Refusals are RFC 9457
  * problem bodies naming each field and rule (./errors.ts). docs/mock.md is the user documentation.
  */
-export * from './browser.ts';
+
 // For the proxy (src/proxy): the per-operation request validators, the catalogue's refusals, the
 // route refusals, the CORS headers and the body reader, so that it judges and answers as the mock does.
+export { exposesAdmin } from './admin/guard.ts';
+export * from './browser.ts';
 export { corsHeaders, preflightHeaders } from './cors.ts';
 export { readNodeBody } from './node-body.ts';
 export { StateFileError } from './persistence/state-file-error.ts';

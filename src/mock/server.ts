@@ -11,6 +11,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Bundle, loadBundles } from '../contract/index.ts';
+import { adminAccessRefusal } from './admin/guard.ts';
+import { isAdminPath } from './admin/routes.ts';
 import {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
@@ -26,6 +28,8 @@ import { linkOrigin } from './origin.ts';
 import type { Journal, JournalOptions } from './persistence/journal.ts';
 import { internalError, refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
+import { refuse } from './stages/respond.ts';
+import { parseTarget } from './stages/route.ts';
 
 export interface MockOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -219,6 +223,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const { createServer } = await import('node:http');
   const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
     const started = performance.now();
+    // A rebound DNS name or a foreign page at the admin endpoints: 403 before anything is read.
+    const denied = adminDenied(request, host);
+    if (denied) return logAnswer(log, request, response, deliver(request, response, denied), started);
     let version: string | Promise<string>;
     try {
       version = answer(request, response);
@@ -332,6 +339,23 @@ class NodeRawRequest implements RawRequest {
   readBody() {
     return readNodeBody(this.request, this.io.budget);
   }
+}
+
+/** The 403 of an admin request whose `Host` or `Origin` is not allowed (./admin/guard.ts); else undefined. */
+function adminDenied(request: IncomingMessage, bound: string): RawResponse | undefined {
+  const target = request.url ?? '/';
+  // Only a target that can name an admin path is parsed (the API's requests pay one search).
+  if (!target.includes('_')) return undefined;
+  let pathname: string;
+  try {
+    pathname = parseTarget(target).pathname;
+  } catch {
+    return undefined; // the route stage refuses it
+  }
+  if (!isAdminPath(pathname)) return undefined;
+  const origin = request.headers.origin;
+  const refused = adminAccessRefusal(request.headers.host, origin, bound);
+  return refused && { ...refuse(refused, { Vary: 'Origin' }), version: 'admin' };
 }
 
 /** The request's log line (`--quiet` passes no log). */
