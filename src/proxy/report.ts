@@ -121,7 +121,7 @@ export function formatSummary(report: ProxyReport): string {
     const r = report.recording;
     lines.push(
       `  recorded ${r.records} records and ${r.exchanges} exchanges to ${r.file}` +
-        `${r.dropped ? ` (${r.dropped} dropped beyond --record-limit)` : ''}${r.skipped ? ` (${r.skipped} records skipped: they break the contract)` : ''}`,
+        `${r.dropped ? ` (${r.dropped} dropped beyond --record-limit or --record-max-bytes)` : ''}${r.skipped ? ` (${r.skipped} records skipped: they break the contract)` : ''}`,
     );
   }
   return lines.join('\n');
