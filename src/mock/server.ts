@@ -11,8 +11,15 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Bundle, loadBundles } from '../contract/index.ts';
-import { adminAccessRefusal } from './admin/guard.ts';
-import { isAdminPath } from './admin/routes.ts';
+import {
+  ADMIN_TOKEN_COOKIE,
+  ADMIN_TOKEN_HEADER,
+  ADMIN_TOKEN_QUERY,
+  adminAccessRefusal,
+  adminTokenOf,
+  adminTokenRefusal,
+} from './admin/guard.ts';
+import { ADMIN_PREFIX, isAdminPath } from './admin/routes.ts';
 import {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
@@ -26,7 +33,7 @@ import { FixtureError, type MockFixtures } from './model/fixtures.ts';
 import { announcesBody, type BodyBudget, BusyError, readNodeBody } from './node-body.ts';
 import { linkOrigin } from './origin.ts';
 import type { Journal, JournalOptions } from './persistence/journal.ts';
-import { internalError, refusal } from './problems.ts';
+import { internalError, type Refusal, refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
 import { refuse } from './stages/respond.ts';
 import { parseTarget } from './stages/route.ts';
@@ -77,6 +84,12 @@ export interface MockOptions {
    * a state file is refused (StateFileError). Default: states live in memory only.
    */
   statePath?: string;
+  /**
+   * A secret every admin request (`/__mock/`) must carry: the `X-Mock-Admin-Token` header, or the
+   * cookie `GET /__mock/?admin_token=<token>` sets (for the inspector page). Default: none (the
+   * admin endpoints are guarded by the Host and Origin checks only, docs/mock.md).
+   */
+  adminToken?: string;
   /** Receives warnings (a torn state file's tail). Default: console.warn. */
   warn?: (message: string) => void;
 }
@@ -224,7 +237,7 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
     const started = performance.now();
     // A rebound DNS name or a foreign page at the admin endpoints: 403 before anything is read.
-    const denied = adminDenied(request, host);
+    const denied = adminDenied(request, response, host, options.adminToken);
     if (denied) return logAnswer(log, request, response, deliver(request, response, denied), started);
     let version: string | Promise<string>;
     try {
@@ -341,21 +354,44 @@ class NodeRawRequest implements RawRequest {
   }
 }
 
-/** The 403 of an admin request whose `Host` or `Origin` is not allowed (./admin/guard.ts); else undefined. */
-function adminDenied(request: IncomingMessage, bound: string): RawResponse | undefined {
+/**
+ * The 403 of an admin request whose `Host` or `Origin` is not allowed (./admin/guard.ts), or that
+ * lacks the `adminToken` when one is set; else undefined. A right token in the query sets the cookie
+ * and is taken out of `request.url`, so neither the engine nor the log ever sees it.
+ */
+function adminDenied(
+  request: IncomingMessage,
+  response: ServerResponse,
+  bound: string,
+  adminToken: string | undefined,
+): RawResponse | undefined {
   const target = request.url ?? '/';
   // Only a target that can name an admin path is parsed (the API's requests pay one search).
   if (!target.includes('_')) return undefined;
-  let pathname: string;
+  let url: ReturnType<typeof parseTarget>;
   try {
-    pathname = parseTarget(target).pathname;
+    url = parseTarget(target);
   } catch {
     return undefined; // the route stage refuses it
   }
-  if (!isAdminPath(pathname)) return undefined;
-  const origin = request.headers.origin;
-  const refused = adminAccessRefusal(request.headers.host, origin, bound);
-  return refused && { ...refuse(refused, { Vary: 'Origin' }), version: 'admin' };
+  if (!isAdminPath(url.pathname)) return undefined;
+  const denied = (refused: Refusal) => ({ ...refuse(refused, { Vary: 'Origin' }), version: 'admin' });
+  const refused = adminAccessRefusal(request.headers.host, request.headers.origin, bound);
+  if (refused || adminToken === undefined) return refused && denied(refused);
+  const inQuery = url.searchParams.get(ADMIN_TOKEN_QUERY);
+  if (inQuery !== null) {
+    url.searchParams.delete(ADMIN_TOKEN_QUERY);
+    request.url = `${url.pathname}${url.searchParams.size ? `?${url.searchParams}` : ''}`;
+  }
+  const header = request.headers[ADMIN_TOKEN_HEADER.toLowerCase()];
+  const given = inQuery ?? adminTokenOf(Array.isArray(header) ? header[0] : header, request.headers.cookie);
+  const missing = adminTokenRefusal(given, adminToken);
+  if (missing) return denied(missing);
+  if (inQuery !== null) {
+    const cookie = `${ADMIN_TOKEN_COOKIE}=${encodeURIComponent(adminToken)}; Path=${ADMIN_PREFIX}; HttpOnly; SameSite=Strict`;
+    response.setHeader('Set-Cookie', cookie);
+  }
+  return undefined;
 }
 
 /** The request's log line (`--quiet` passes no log). */

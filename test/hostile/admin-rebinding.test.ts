@@ -91,6 +91,45 @@ describe('a rebound Host at the admin endpoints', () => {
   });
 });
 
+describe('--admin-token', () => {
+  it('needs the token in the header or the cookie the page URL sets; never logged, the API unaffected', async () => {
+    const lines: string[] = [];
+    const guarded = await startMock({ port: 0, adminToken: 'adm-s3cret', log: (line) => void lines.push(line) });
+    const at = (path: string, headers: Record<string, string> = {}) =>
+      new Promise<{ status: number; cookie?: string[]; body: string }>((resolve, reject) => {
+        const outgoing = httpRequest({ host: guarded.host, port: guarded.port, path, headers }, (response) => {
+          let body = '';
+          response.on('data', (chunk) => {
+            body += chunk;
+          });
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, cookie: response.headers['set-cookie'], body }),
+          );
+        });
+        outgoing.on('error', reject);
+        outgoing.end();
+      });
+    try {
+      const without = await at('/__mock/requests');
+      expect(without.status).toBe(403);
+      expect(JSON.parse(without.body)).toMatchObject({
+        validation: [{ field: 'header.X-Mock-Admin-Token', rule: 'admin-token' }],
+      });
+      expect((await at('/__mock/requests', { 'X-Mock-Admin-Token': 'adm-s3cre' })).status).toBe(403);
+      expect((await at('/__mock/requests', { 'X-Mock-Admin-Token': 'adm-s3cret' })).status).toBe(200);
+      const page = await at('/__mock/?admin_token=adm-s3cret');
+      expect(page.status).toBe(200);
+      expect(page.cookie?.[0]).toMatch(/^mock_admin_token=adm-s3cret; Path=\/__mock; HttpOnly; SameSite=Strict$/);
+      expect((await at('/__mock/requests', { Cookie: 'x=1; mock_admin_token=adm-s3cret' })).status).toBe(200);
+      expect((await at('/__mock/requests?admin_token=wrong')).status).toBe(403);
+      expect((await at('/store/', AUTH)).status).toBe(200);
+      expect(lines.join('\n')).not.toContain('adm-s3cret');
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
 describe('--host says which other Host is allowed', () => {
   it('allows the bound name or address, any IP address for a wildcard bind, never a foreign DNS name', () => {
     expect(adminAccessRefusal('192.168.1.5:4010', undefined, '192.168.1.5')).toBeUndefined();

@@ -84,3 +84,34 @@ export function adminAccessRefusal(
   const message = `The admin endpoints answer pages of a loopback origin or of this server, not "${origin.slice(0, 100)}".`;
   return fieldRefusal('adminForbidden', 'header.Origin', 'same-origin', message);
 }
+
+/** Where an admin request carries `--admin-token`: a header (scripts), a cookie (the inspector page). */
+export const ADMIN_TOKEN_HEADER = 'X-Mock-Admin-Token';
+export const ADMIN_TOKEN_COOKIE = 'mock_admin_token';
+/** `GET /__mock/?admin_token=T` once: the cookie is set and the page works (the query is never logged). */
+export const ADMIN_TOKEN_QUERY = 'admin_token';
+
+/** Compares two secrets in time independent of where they differ. */
+function sameSecret(given: string, expected: string): boolean {
+  let diff = given.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) diff |= (given.charCodeAt(i) || 0) ^ expected.charCodeAt(i);
+  return diff === 0;
+}
+
+/** The admin token of a request: its header, else its cookie; undefined without either. */
+export function adminTokenOf(header: string | undefined, cookies: string | undefined): string | undefined {
+  if (header !== undefined) return header.trim();
+  const prefix = `${ADMIN_TOKEN_COOKIE}=`;
+  const cookie = cookies
+    ?.split(';')
+    .map((c) => c.trim())
+    .find((c) => c.startsWith(prefix));
+  return cookie === undefined ? undefined : decodeURIComponent(cookie.slice(prefix.length));
+}
+
+/** 403 naming the header when `--admin-token` is set and the request does not carry it; else undefined. */
+export function adminTokenRefusal(given: string | undefined, expected: string): Refusal | undefined {
+  if (given !== undefined && sameSecret(given, expected)) return undefined;
+  const message = `The admin endpoints need the --admin-token: the ${ADMIN_TOKEN_HEADER} header, or open /__mock/?${ADMIN_TOKEN_QUERY}=<token> once in the browser.`;
+  return fieldRefusal('adminForbidden', `header.${ADMIN_TOKEN_HEADER}`, 'admin-token', message);
+}
