@@ -54,8 +54,11 @@ afterAll(async () => {
   await new Promise((resolve) => upstream?.close(resolve));
 });
 
-/** Writes `text` on a raw socket; resolves with everything the proxy sent until it closed, and when. */
-function raw(text: string, trickleMs = 0): Promise<{ received: string; ms: number }> {
+/**
+ * Writes `prefix` then `text` (one byte every `trickleMs` when given) on a raw socket; resolves with
+ * everything the proxy sent until it closed, and when.
+ */
+function raw(text: string, trickleMs = 0, prefix = ''): Promise<{ received: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const socket = connect(proxy.port, '127.0.0.1');
@@ -63,6 +66,7 @@ function raw(text: string, trickleMs = 0): Promise<{ received: string; ms: numbe
     let timer: NodeJS.Timeout | undefined;
     socket.on('connect', () => {
       if (!trickleMs) return socket.write(text);
+      if (prefix) socket.write(prefix);
       let at = 0;
       timer = setInterval(() => {
         if (at < text.length && socket.writable) socket.write(text[at++] as string);
@@ -136,5 +140,14 @@ describe('slow clients', () => {
     const { received, ms } = await raw(`GET /store/ HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(500)}\r\n\r\n`, 50);
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
     expect(ms).toBeLessThan(3_000);
+  });
+
+  it('closes a socket whose body trickles once requestMs is up (408)', async () => {
+    const body = `{"note": "${'a'.repeat(200)}"}`;
+    const head = `PATCH /tickets/1/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const { received, ms } = await raw(body, 10, head);
+    expect(received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(ms).toBeGreaterThan(700); // the headers were in time: the whole request's bound cut it
+    expect(ms).toBeLessThan(4_000);
   });
 });
