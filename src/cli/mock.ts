@@ -13,6 +13,7 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_PORT,
   DEFAULT_SEED,
+  exposesAdmin,
   FixtureError,
   type MockLimits,
   type MockServer,
@@ -23,9 +24,12 @@ import {
 import { CommandError, UsageError } from './exit-codes.ts';
 
 export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--max-records N] [--max-state-bytes N]
-     [--data FILE] [--state FILE] [--strict-query]
+     [--data FILE] [--state FILE] [--strict-query] [--admin-token T]
      [--fail F[:OP]] [--delay MS[:OP]] [--static [--dynamic]] [--bundles-dir DIR] [--quiet] [--examples]
-  --port, --host   where to listen (default 127.0.0.1:4010; the PORT and HOST variables are read too, flags win)
+  --port, --host   where to listen (default 127.0.0.1:4010; the PORT and HOST variables are read too, flags win);
+                   a host beyond loopback exposes the admin endpoints (/__mock/): a warning at start
+  --admin-token T  every admin request must carry T (header X-Mock-Admin-Token; in a browser, open
+                   /__mock/?admin_token=T once, which sets a cookie)
   --seed S         seed of the generated store: same seed, same data (default "${DEFAULT_SEED}")
   --page-size N    records per list page (default ${DEFAULT_PAGE_SIZE})
   --shared-state   one state for every token (default: one state per bearer token)
@@ -61,6 +65,7 @@ function parse(args: string[]) {
         'max-state-bytes': { type: 'string' },
         data: { type: 'string' },
         state: { type: 'string' },
+        'admin-token': { type: 'string' },
         fail: { type: 'string', multiple: true },
         delay: { type: 'string', multiple: true },
         'bundles-dir': { type: 'string' },
@@ -204,6 +209,10 @@ function printBanner(mock: MockServer, values: Values, pageSize: number): void {
   console.log(`  ${mock.operations} operations, ${serving}; any "Authorization: Bearer <token>" is accepted`);
   if (mock.state) console.log(`  state file ${mock.state.path} (${mock.state.entries} entries loaded)`);
   if (!isStatic) console.log(`  inspector (requests, states, snapshots): ${mock.url}/__mock/`);
+  if (!isStatic && exposesAdmin(values.host ?? process.env.HOST ?? DEFAULT_HOST))
+    console.warn(
+      `  warning: --host ${mock.host} exposes the admin endpoints (/__mock/: every token's requests and state, reset of every state) beyond loopback: ${values['admin-token'] === undefined ? 'whoever reaches this address can read and reset them (--admin-token T requires a secret' : 'they need --admin-token (sent in clear over http'}; docs/mock.md#admin-surface-exposure)`,
+    );
   console.log(`  API reference with try-it: ${mock.url}/docs/`);
   console.log('  press Ctrl-C to stop');
 }
@@ -220,6 +229,7 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
 
   const port = portOf(values);
   const host = values.host ?? process.env.HOST ?? DEFAULT_HOST;
+  if (values['admin-token'] === '') throw new UsageError('--admin-token must not be empty');
   const { dynamic, seed } = values;
   const isStatic = values.static || dynamic;
   const pageSize = pageSizeOf(values);
@@ -235,6 +245,7 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
       ? { static: true, dynamic }
       : { pageSize, sharedState: values['shared-state'], strictQuery: values['strict-query'], scenarios, limits }),
     ...(values.data !== undefined && { dataFile: values.data }),
+    ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
     ...(values.state !== undefined && { statePath: values.state, warn: (line: string) => console.warn(line) }),
     ...(bundlesDir !== undefined && { bundlesDir }),
     ...(!values.quiet && { log: (line: string) => console.log(line) }),
