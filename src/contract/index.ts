@@ -22,4 +22,5 @@ export {
 } from './bundles.ts';
 export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from './operations.generated.ts';
 export { findPackageJson, formatVersion, PACKAGE_NAME, type PackageInfo, packageInfo, packageRoot } from './package.ts';
+export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';
 export { operationKey, versionOf, versionsOf } from './version-of.ts';

@@ -1,7 +1,7 @@
 /**
  * Which API version serves an operation, from the generated operation table: an operation's default
  * version is the first (newest) version that serves it, as the version header's `default` says in
- * every bundle. The client, the mock's router and the docs all ask here.
+ * every bundle. The client, the router (./router.ts) and the docs all ask here.
  */
 import { type ApiVersion, OPERATIONS } from './operations.generated.ts';
 

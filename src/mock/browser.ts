@@ -4,25 +4,44 @@
  * module and no Prism anywhere in its import graph. ./index.ts adds the node:http server.
  */
 
+// The HTTP layer (src/http) and the router (src/contract) the engine answers through, kept in the
+// mock's public entry where they were; inside the package, import them from there.
+export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from '../contract/index.ts';
+export {
+  badPrefer,
+  corsHeaders,
+  EXPOSED_HEADERS,
+  IGNORED_FILTERS_HEADER,
+  internalError,
+  MAX_BODY_BYTES,
+  type MockPreferences,
+  malformedUrl,
+  PROBLEM_TYPES,
+  PROBLEMS,
+  type Problem,
+  type ProblemKind,
+  parsePrefer,
+  preflightHeaders,
+  problem,
+  type Refusal,
+  refusal,
+  routeRefusal,
+  summarize,
+  UNKNOWN_QUERY_HEADER,
+  unauthorized,
+  type Violation,
+} from '../http/index.ts';
 export { BODY_LIMIT, type LoggedRequest, REQUEST_LOG_SIZE } from './admin/request-log.ts';
-// The HTTP conventions the static mode (src/static) shares with the engine: CORS, Prefer, the
-// refusal bodies of routing, auth and Prefer.
-export { corsHeaders, EXPOSED_HEADERS, preflightHeaders } from './cors.ts';
 export {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SEED,
-  IGNORED_FILTERS_HEADER,
-  MAX_BODY_BYTES,
   type MockEngine,
   type MockEngineOptions,
   type RawRequest,
   type RawResponse,
   RESET_PATH,
-  UNKNOWN_QUERY_HEADER,
 } from './engine.ts';
-export type { Violation } from './errors.ts';
-export { PROBLEM_TYPES, type Problem, problem } from './errors.ts';
 export { DEFAULT_LIMITS, MAX_TOKEN_STATES, type MockLimits } from './limits.ts';
 export { type CollectionView, describeModel, SEEDED_COUNTS } from './model/describe.ts';
 export {
@@ -33,11 +52,7 @@ export {
 export { type Rec, type StoreData, seedStore as generateStore } from './model/index.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
 export type { Entry as StateEntry } from './persistence/entries.ts';
-export { type MockPreferences, parsePrefer } from './prefer.ts';
-export { internalError, PROBLEMS, type ProblemKind } from './problems.ts';
-export { badPrefer, malformedUrl, type Refusal, routeRefusal, summarize, unauthorized } from './refusals.ts';
 export { ASSIGNMENT_STATUS, OPERATION_DECLS } from './resources.ts';
-export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';
 export {
   FAILURES,
   type Failure,

@@ -9,14 +9,13 @@
  * route → version → auth and scopes → scenario → body → validation → examples → store → view →
  * answer. Each stage answers (a refusal) or passes on; a refused request changes nothing.
  */
-import { type Bundle, loadBundles } from '../contract/index.ts';
+import { type Bundle, createRouter, loadBundles } from '../contract/index.ts';
 import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
 import { secondsClock } from './clock.ts';
 import { handleFetch } from './fetch.ts';
-import { limitsOf, MAX_BODY_BYTES, type MockLimits } from './limits.ts';
+import { limitsOf, type MockLimits } from './limits.ts';
 import { applyFixtures, type MockFixtures, recordProblem } from './model/fixtures.ts';
 import { type StoreData, seedStore } from './model/index.ts';
-import { createRouter } from './router.ts';
 import type { Scenario } from './scenarios.ts';
 import { answer } from './stages/answer.ts';
 import { auth } from './stages/auth.ts';
@@ -38,9 +37,6 @@ import { type Persistence, type SnapshotInfo, TokenStore } from './tokens/store.
 
 export type { RawRequest, RawResponse } from './stages/context.ts';
 export { RESET_PATH } from './stages/route.ts';
-export { IGNORED_FILTERS_HEADER } from './stages/store.ts';
-export { UNKNOWN_QUERY_HEADER } from './stages/validation.ts';
-export { MAX_BODY_BYTES };
 export const DEFAULT_SEED = 'store-admin';
 export const DEFAULT_PAGE_SIZE = 10;
 
@@ -72,7 +68,7 @@ export interface MockEngineOptions {
   /**
    * Refuse a query parameter the operation does not declare (400 naming `query.<name>`, rule
    * `unknown`). Default false: it is ignored, as a real API would, and named in the answer's
-   * `X-Mock-Unknown-Query` header ({@link UNKNOWN_QUERY_HEADER}) and in the request log.
+   * `X-Mock-Unknown-Query` header and in the request log.
    */
   strictQuery?: boolean;
 }

@@ -1,5 +1,5 @@
 /** The engine behind the Fetch API (MSW, tests, a browser): a `Request` in, a `Response` out. */
-import { MAX_BODY_BYTES } from './limits.ts';
+import { MAX_BODY_BYTES } from '../http/index.ts';
 import type { RawRequest, RawResponse } from './stages/context.ts';
 
 /** A Fetch request through `handleRaw`, the API mounted under `basePath` (kept in page links). */

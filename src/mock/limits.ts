@@ -2,10 +2,9 @@
  * The mock's limits, in one place (docs/mock.md "Limits"). They bound what a token's state can hold,
  * so that 1,000 token states at their limits stay under 1 GB of memory (scripts/bench/store.ts
  * measures it), and what one request can ask for. A request beyond a limit is refused with 422
- * naming the limit (rule = the limit's name); bodies over {@link MAX_BODY_BYTES} get 413.
+ * naming the limit (rule = the limit's name); bodies over MAX_BODY_BYTES (src/http) get 413.
  */
 
-export const MAX_BODY_BYTES = 1024 * 1024;
 /** Token states kept in memory at most (the least recently used is evicted beyond; ./tokens/registry.ts). */
 export const MAX_TOKEN_STATES = 1000;
 /** Estimated bytes all token states may hold beyond the seeded data (./tokens/store.ts estimates). */

@@ -7,9 +7,10 @@
  * nothing); the states each write accepts are the state table's (./transitions.ts). A new list
  * operation is one entry of {@link OPERATION_DECLS}. docs/mock.md documents every entry.
  */
+
+import type { Refusal } from '../http/index.ts';
 import type { MockLimits } from './limits.ts';
 import type { Rec } from './model/index.ts';
-import type { Refusal } from './problems.ts';
 import type { State } from './state.ts';
 import { CONTENT_WRITES } from './writes/content.ts';
 import { FULFILLMENT_ORDER_WRITES } from './writes/fulfillment-orders.ts';

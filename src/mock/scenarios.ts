@@ -12,7 +12,7 @@
  * Per mock, with rules (`scenarios` option, `--fail`/`--delay` flags), optionally for one operation
  * (its operationId or `METHOD /path/`); a request's own tokens win over the rules.
  */
-import { type Refusal, refusal } from './problems.ts';
+import { type Refusal, refusal } from '../http/index.ts';
 
 export type Failure = 429 | 500 | 503 | 'drop';
 export const FAILURES: readonly Failure[] = [429, 500, 503, 'drop'];

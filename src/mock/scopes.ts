@@ -14,7 +14,7 @@
  * scope="…"` (RFC 6750 §3.1) and a problem body naming the missing scope. Where §4 lists two scopes
  * the contract makes them alternatives (two security requirements): either one suffices.
  */
-import { type Refusal, refusal } from './problems.ts';
+import { type Refusal, refusal } from '../http/index.ts';
 
 /** What a token says of its scopes: every scope, a set, or a claim the mock cannot read (none). */
 export type TokenScopes = { all: true } | { scopes: Set<string> } | { unreadable: string };

@@ -7,10 +7,25 @@
  * node: modules are imported when startMock runs, so that this module (and the package's `./mock`
  * entry) stays importable in a browser bundle, where only the engine is used.
  */
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Bundle, loadBundles } from '../contract/index.ts';
+import {
+  announcesBody,
+  answerClientError,
+  type BodyBudget,
+  BusyError,
+  internalError,
+  listen,
+  parseTarget,
+  problemAnswer,
+  type Refusal,
+  readNodeBody,
+  refusal,
+  type ServerTimeouts,
+  serverOptionsOf,
+  UNKNOWN_QUERY_HEADER,
+  writeAnswer,
+} from '../http/index.ts';
 import {
   ADMIN_TOKEN_COOKIE,
   ADMIN_TOKEN_HEADER,
@@ -27,17 +42,13 @@ import {
   type MockEngine,
   type RawRequest,
   type RawResponse,
-  UNKNOWN_QUERY_HEADER,
 } from './engine.ts';
 import type { MockLimits } from './limits.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
-import { announcesBody, type BodyBudget, BusyError, readNodeBody } from './node-body.ts';
 import { linkOrigin } from './origin.ts';
 import type { Journal, JournalOptions } from './persistence/journal.ts';
-import { internalError, type Refusal, refusal } from './problems.ts';
 import type { Scenario } from './scenarios.ts';
 import { refuse } from './stages/respond.ts';
-import { parseTarget } from './stages/route.ts';
 
 export interface MockOptions {
   /** Interface to listen on. Default `127.0.0.1`. */
@@ -79,8 +90,8 @@ export interface MockOptions {
    * proxy. Default: the request's `Host` when it is a plain host name or address, else the bound one.
    */
   origin?: string;
-  /** Server-side timeouts (ms), each over {@link DEFAULT_TIMEOUTS}'s value when omitted. */
-  timeouts?: Partial<MockTimeouts>;
+  /** Server-side timeouts (ms), each over DEFAULT_TIMEOUTS' value (src/http) when omitted. */
+  timeouts?: Partial<ServerTimeouts>;
   /**
    * The state file (`--state FILE`): every acknowledged write is in it before its answer, and a
    * restart with the same file restores every token's state. Created when missing (0600); a file that
@@ -97,26 +108,6 @@ export interface MockOptions {
   /** Receives warnings (the state file's torn tail, skipped lines and failed compactions; a recording's skipped records). Default: console.warn. */
   warn?: (message: string) => void;
 }
-
-/**
- * How long a client may take, so a slow or idle one cannot hold a socket open (issue #21):
- * - `headersMs`: to send the request line and headers (Node's `headersTimeout`): 408 beyond;
- * - `requestMs`: to send the whole request, body included (Node's `requestTimeout`): 408 beyond;
- * - `keepAliveMs`: an idle keep-alive connection is closed after it (Node's `keepAliveTimeout`).
- */
-export interface MockTimeouts {
-  headersMs: number;
-  requestMs: number;
-  keepAliveMs: number;
-}
-
-/**
- * A mock on a developer's machine or in CI answers in milliseconds and receives at most a 1 MiB
- * body: 10 s for the headers and 30 s for a whole request are generous for any honest client on a
- * slow link, and end a trickling one's hold long before Node's defaults (60 s and 300 s, checked
- * only every 30 s). 5 s keep-alive is Node's default, kept.
- */
-export const DEFAULT_TIMEOUTS: MockTimeouts = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
 export interface MockServer {
   /** `http://host:port`, without a trailing slash. */
@@ -153,14 +144,8 @@ function deliver(request: IncomingMessage, response: ServerResponse, raw: RawRes
   const unknown = raw.headers[UNKNOWN_QUERY_HEADER];
   // Set apart (writeHead's own headers cannot be read back) so that the log line can name it.
   if (unknown !== undefined) response.setHeader(UNKNOWN_QUERY_HEADER, unknown);
-  send(response, raw);
+  writeAnswer(response, raw);
   return raw.version;
-}
-
-function send(response: ServerResponse, raw: RawResponse): void {
-  const headers: Record<string, string | number> = { ...raw.headers, 'Content-Length': Buffer.byteLength(raw.body) };
-  response.writeHead(raw.status, headers);
-  response.end(raw.body);
 }
 
 /**
@@ -430,61 +415,12 @@ function answerFailure(
 ): void {
   const busy = error instanceof BusyError;
   if (!response.headersSent) {
-    const body = busy ? refusal('busy', 'The mock is buffering too many request bodies; retry.').body : internalError();
-    send(response, {
-      status: body.status,
-      headers: { 'Content-Type': 'application/problem+json', Connection: 'close' },
-      body: JSON.stringify(body),
-      version: '-',
-    });
+    const refused = busy
+      ? refusal('busy', 'The mock is buffering too many request bodies; retry.')
+      : { body: internalError() };
+    writeAnswer(response, problemAnswer(refused, { Connection: 'close' }));
   } else {
     response.end();
   }
   log?.(`${request.method} ${request.url} ${busy ? 503 : 500} ${error.stack ?? error.message}`);
-}
-
-/** Node's server options: the timeouts (DEFAULT_TIMEOUTS unless given) and how often they are checked (the proxy's too). */
-export function serverOptionsOf(given: Partial<MockTimeouts> = {}) {
-  const timeouts = { ...DEFAULT_TIMEOUTS, ...given };
-  return {
-    headersTimeout: timeouts.headersMs,
-    requestTimeout: timeouts.requestMs,
-    keepAliveTimeout: timeouts.keepAliveMs,
-    // Node checks the two request timeouts on this interval (30 s by default): half the shorter
-    // one, so a slow client is cut off within 1.5 times its timeout.
-    connectionsCheckingInterval: Math.max(10, Math.min(timeouts.headersMs, timeouts.requestMs) / 2),
-  };
-}
-
-/** A request Node could not read (malformed, headers too large, too slow): a problem, then close (the proxy's too). */
-export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const title = status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
-  const problem = refusal('badRequest', `The server could not read this HTTP request (${title.toLowerCase()}).`).body;
-  const body = JSON.stringify({ ...problem, status, title });
-  socket.end(
-    `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-  );
-}
-
-/** Listens on `port` (0: a free one) and `host`; the URL, address and port it got. */
-export async function listen(
-  server: Server,
-  port: number,
-  host: string,
-): Promise<{ url: string; host: string; port: number }> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return { url: `http://${urlHost}:${address.port}`, host: address.address, port: address.port };
 }

@@ -3,12 +3,11 @@
  * declaration from ./resources.ts, precompiled validators, the projection on its response schema,
  * its path pattern and examples). An operation without a declaration is a build error.
  */
-import { type Bundle, deref, type Json, listExamples } from '../contract/index.ts';
+import { type Bundle, deref, type Json, listExamples, templateToRegExp } from '../contract/index.ts';
+import { validatorsOf } from '../validation/index.ts';
 import { createProjector } from './project.ts';
 import { OPERATION_DECLS } from './resources.ts';
-import { templateToRegExp } from './router.ts';
 import type { Target } from './stages/context.ts';
-import { validatorsOf } from './validate.ts';
 
 export function targetsOf(bundles: Bundle[]) {
   const listing = listExamples(bundles);

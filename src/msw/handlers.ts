@@ -8,13 +8,8 @@
  */
 import { http, type RequestHandler } from 'msw';
 import type { Bundle } from '../contract/index.ts';
-import {
-  createMockEngine,
-  internalError,
-  type MockEngine,
-  type MockEngineOptions,
-  type SnapshotInfo,
-} from '../mock/browser.ts';
+import { internalError } from '../http/index.ts';
+import { createMockEngine, type MockEngine, type MockEngineOptions, type SnapshotInfo } from '../mock/browser.ts';
 import { compileOverrides, type Override } from './overrides.ts';
 
 export interface HandlersOptions extends Omit<MockEngineOptions, 'bundles'> {

@@ -7,8 +7,7 @@
  *   override('get', '/tickets/{id}/', ({ params }) => ({ ...ticket, id: params.id, status: 'closed' }))
  */
 import type { DefaultPaths } from '../../generated/types/index.ts';
-import { type Bundle, deref, type Json, VERSION_HEADER, versionOf } from '../contract/index.ts';
-import { templateToRegExp } from '../mock/browser.ts';
+import { type Bundle, deref, type Json, templateToRegExp, VERSION_HEADER, versionOf } from '../contract/index.ts';
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
 

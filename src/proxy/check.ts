@@ -1,21 +1,21 @@
 /**
  * The contract check of one exchange: routes a request to its operation and version (the version
- * header, or the endpoint's default) with the mock's router, validates the request with the mock's
- * per-operation validators (path, query, JSON body) and the response with the conformance
- * validator (status, content type, body), so the proxy judges traffic exactly as the mock and
- * `conformance` do.
+ * header, or the endpoint's default) with the contract's router (src/contract), validates the request
+ * (path, query, JSON body) with the per-operation validators the mock uses too (src/validation) and
+ * the response with the conformance validator (status, content type, body), so the proxy judges
+ * traffic exactly as the mock and `conformance` do.
  */
 
 import { Contract } from '../conformance/index.ts';
-import { type Bundle, type BundleOperation, VERSION_HEADER } from '../contract/index.ts';
 import {
+  type Bundle,
+  type BundleOperation,
   createRouter,
-  type OperationValidator,
   type RouteResult,
   templateToRegExp,
-  validatorsOf,
-} from '../mock/index.ts';
-import type { Violation } from '../validation/index.ts';
+  VERSION_HEADER,
+} from '../contract/index.ts';
+import { type OperationValidator, type Violation, validatorsOf } from '../validation/index.ts';
 
 export interface Route {
   operation: BundleOperation;

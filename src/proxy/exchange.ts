@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VERSION_HEADER } from '../contract/index.ts';
 import {
   corsHeaders,
+  isJsonMediaType,
   MAX_BODY_BYTES,
   type Problem,
   parseTarget,
@@ -23,7 +24,7 @@ import {
   refusal,
   routeRefusal,
   summarize,
-} from '../mock/index.ts';
+} from '../http/index.ts';
 import type { ExchangeChecker, ExchangeViolation, Route } from './check.ts';
 import { routeViolation } from './check.ts';
 import type { Recorder } from './recorder.ts';
@@ -189,8 +190,6 @@ export async function handleExchange(
   return forward(context, request, response, incoming, body);
 }
 
-const isJson = (contentType: string | undefined) => /^application\/([\w.+-]+\+)?json\b/i.test(contentType ?? '');
-
 /** How the answer goes back: held and sent whole, streamed with a trailer, or without a body. */
 type Delivery = { kind: 'held'; length: number } | { kind: 'streamed' } | { kind: 'bodyless' };
 
@@ -314,7 +313,7 @@ function relay(
   context: ExchangeContext,
   startStream: () => void,
 ): Promise<{ held?: Buffer; text: string }> {
-  const keep = isJson(answer.headers['content-type']);
+  const keep = isJsonMediaType(answer.headers['content-type']);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -359,7 +358,7 @@ function record(
   text: string,
   checked: ExchangeViolation[],
 ): void {
-  if (!context.recorder || !incoming.route || status < 200 || status > 299 || !isJson(contentType)) return;
+  if (!context.recorder || !incoming.route || status < 200 || status > 299 || !isJsonMediaType(contentType)) return;
   if (checked.some((v) => v.rule === 'json')) return;
   context.recorder.add(
     {

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../client/index.ts';
 import type { Contract } from '../conformance/index.ts';
 import { type Bundle, loadBundles } from '../contract/index.ts';
-import { answerClientError, listen, type MockTimeouts, preflightHeaders, serverOptionsOf } from '../mock/index.ts';
+import { answerClientError, listen, preflightHeaders, type ServerTimeouts, serverOptionsOf } from '../http/index.ts';
 import { createExchangeChecker } from './check.ts';
 import { type ExchangeContext, HELD_BYTES, handleExchange } from './exchange.ts';
 import { Recorder } from './recorder.ts';
@@ -58,7 +58,7 @@ export interface ProxyOptions {
    * How long a client may take to send its headers and its whole request, and stay idle between
    * requests (ms): the mock's DEFAULT_TIMEOUTS (10 s, 30 s, 5 s) unless given, 408 beyond.
    */
-  timeouts?: Partial<MockTimeouts>;
+  timeouts?: Partial<ServerTimeouts>;
   /** Receives one line per exchange and one per violation. No header value or query is ever logged. */
   log?: (line: string) => void;
   /** Receives what must never go unseen (a recording write that failed), `log` or not. Default: console.warn. */

@@ -8,4 +8,14 @@
 export { ajvWithBundle } from './ajv.ts';
 export { formatField, type Violation } from './field.ts';
 export { preview, RECEIVED_MAX, ruleMessage } from './message.ts';
+export {
+  checkResponseOf,
+  MAX_NESTING,
+  nestingViolation,
+  type OperationValidator,
+  type ParamSpec,
+  unsafeNumbers,
+  validatorsOf,
+  violationsOf,
+} from './request.ts';
 export { Contract, explain, fieldOf, type ResponseViolation } from './responses.ts';

@@ -12,16 +12,19 @@ import { ROOT } from '../helpers/bundles.ts';
 const ALLOWED: Record<string, string[]> = {
   contract: [],
   validation: ['contract'],
+  // The HTTP layer under every server (mock, --static, proxy, MSW): problems, CORS, target, body, listen.
+  http: ['contract', 'validation'],
   client: ['contract'],
   codegen: ['contract'],
   // The node server loads the static mode (startMock({ static: true })); see the layering check below.
-  mock: ['contract', 'validation', 'docs', 'static'],
-  static: ['contract', 'validation', 'mock'],
+  mock: ['contract', 'validation', 'http', 'docs', 'static'],
+  static: ['contract', 'validation', 'http', 'mock'],
   conformance: ['contract', 'validation'],
   docs: ['contract'],
-  msw: ['contract', 'mock'],
+  msw: ['contract', 'http', 'mock'],
   fuzz: ['contract', 'validation'],
-  proxy: ['contract', 'validation', 'mock', 'conformance', 'docs', 'client'],
+  // The proxy uses the mock only for its model (recording fixtures); its HTTP comes from src/http.
+  proxy: ['contract', 'validation', 'http', 'mock', 'conformance', 'docs', 'client'],
   drift: ['contract', 'conformance', 'proxy', 'client'],
   cli: ['contract', 'mock', 'conformance', 'fuzz', 'codegen', 'docs', 'proxy', 'drift'],
 };

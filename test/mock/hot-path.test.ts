@@ -7,10 +7,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseTarget } from '../../src/http/index.ts';
 import { RequestLog } from '../../src/mock/admin/request-log.ts';
 import { createMockEngine, createRouter } from '../../src/mock/index.ts';
 import { JsonText, stringify } from '../../src/mock/stages/respond.ts';
-import { parseTarget } from '../../src/mock/stages/route.ts';
 import { jsonLength } from '../../src/mock/state.ts';
 
 const viaUrl = (target: string) => {

@@ -13,7 +13,7 @@ import { type Bundle, deref } from '../../src/contract/index.ts';
 import { checkRecords, checkStore } from '../../src/mock/invariants.ts';
 import { collectionOf, MODEL, type Rec } from '../../src/mock/model/index.ts';
 import { createProjector } from '../../src/mock/project.ts';
-import { validatorsOf } from '../../src/mock/validate.ts';
+import { validatorsOf } from '../../src/validation/index.ts';
 import { bundles, engineOf, send } from './engine.ts';
 
 const engine = engineOf({ limits: { maxRecords: 100_000, maxStateBytes: 256 * 1024 * 1024 } });

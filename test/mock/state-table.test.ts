@@ -1,7 +1,7 @@
 /**
  * Writes follow the state table (src/mock/transitions.ts, docs/mock.md "State table"), the limits
  * bound what a token can hold (src/mock/limits.ts) and every refusal comes from the one problem
- * catalogue (src/mock/problems.ts). That versions come from src/contract alone is
+ * catalogue (src/http/catalogue.ts). That versions come from src/contract alone is
  * test/architecture/version-literals.test.ts.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /** The mock's pure parts: the version router, the Prefer parser, the error fields (the static mode's too). */
 import { describe, expect, it } from 'vitest';
+import { parsePrefer } from '../../src/http/index.ts';
 import { createRouter, templateToRegExp } from '../../src/mock/index.ts';
-import { parsePrefer } from '../../src/mock/prefer.ts';
 // From its module, not src/static/index.ts, which loads Prism (about 1 s of CPU) for nothing here.
 import { normalizeViolation } from '../../src/static/refusal.ts';
 import { formatField } from '../../src/validation/index.ts';

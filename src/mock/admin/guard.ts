@@ -10,8 +10,7 @@
  * address it was bound to (`--host`), and one whose `Origin` is neither loopback nor the `Host`'s own
  * ({@link adminAccessRefusal}).
  */
-import { corsHeaders, preflightHeaders } from '../cors.ts';
-import { fieldRefusal, type Refusal } from '../problems.ts';
+import { corsHeaders, fieldRefusal, preflightHeaders, type Refusal } from '../../http/index.ts';
 
 const LOOPBACK = /^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d+)?$/i;
 

@@ -3,7 +3,7 @@
  * {@link REQUEST_LOG_SIZE} entries (the oldest is overwritten), request and response bodies cut at
  * {@link BODY_LIMIT} characters, so the log's memory is bounded whatever the traffic.
  */
-import { UNKNOWN_QUERY_HEADER } from '../stages/validation.ts';
+import { UNKNOWN_QUERY_HEADER } from '../../http/index.ts';
 import { shortHash } from '../tokens/hash.ts';
 
 export const REQUEST_LOG_SIZE = 500;

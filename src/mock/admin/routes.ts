@@ -5,8 +5,9 @@
  * sends it). POST and DELETE need `Content-Type: application/json` (./guard.ts); resetting every
  * state needs `{"scope": "all"}`. Answers carry CORS headers for loopback origins only.
  */
+
+import { fieldRefusal, refusal } from '../../http/index.ts';
 import { fixturesOf } from '../model/fixtures.ts';
-import { fieldRefusal, refusal } from '../problems.ts';
 import type { Incoming, RawResponse } from '../stages/context.ts';
 import { json, refuse as refuseWith } from '../stages/respond.ts';
 import { shortHash, tokenHint } from '../tokens/hash.ts';

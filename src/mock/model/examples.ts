@@ -6,7 +6,7 @@
  * is accepted in. ./links.ts then completes both sides of every relation they name.
  */
 import { type Bundle, deref, type Json } from '../../contract/index.ts';
-import { checkResponseOf } from '../validate.ts';
+import { checkResponseOf } from '../../validation/index.ts';
 import type { CollectionDecl, ExampleContext, Rec, StoreData } from './types.ts';
 
 /** The records of `collection` in one example value (a page, an array, a record, or records by name). */

@@ -3,8 +3,7 @@
  * anyone's guess); no bearer token → 401 with `WWW-Authenticate`; a token carrying scopes that lack
  * the operation's → 403 (../scopes.ts).
  */
-import { fieldRefusal } from '../problems.ts';
-import { unauthorized } from '../refusals.ts';
+import { fieldRefusal, unauthorized } from '../../http/index.ts';
 import { insufficientScope, requirementsOf } from '../scopes.ts';
 import type { Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';

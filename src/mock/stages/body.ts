@@ -4,12 +4,11 @@
  * parse (400). Validation against the schema is the next stage's. A body sent to a write that
  * takes none is refused (415), as `--static` (Prism) and the real API do.
  */
-import { fieldRefusal, refusal } from '../problems.ts';
+import { fieldRefusal, isJsonMediaType, malformedJson, refusal } from '../../http/index.ts';
 import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
 import { tooLarge } from './scenario.ts';
 
-const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 /** Stateless between calls (no `stream` option), so one serves every request. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -48,7 +47,7 @@ function parseJson(context: RequestContext, bytes: Uint8Array | 'too-large'): Ra
   if (bytes === 'too-large') return tooLarge(context);
   if (bytes.length === 0) return undefined;
   const contentType = context.raw.header('content-type');
-  if (contentType !== undefined && !JSON_TYPE.test(contentType)) {
+  if (contentType !== undefined && !isJsonMediaType(contentType)) {
     // Not JSON: the API speaks only JSON.
     const message = `Unsupported content type "${contentType}"; send Content-Type: application/json.`;
     const violation = {
@@ -86,12 +85,7 @@ function parseJson(context: RequestContext, bytes: Uint8Array | 'too-large'): Ra
     context.body = JSON.parse(text);
   } catch (error) {
     // Text that is not JSON.
-    const message = `Malformed JSON body: ${(error as Error).message}`;
-    const violation = { field: 'body', rule: 'json', message, location: ['body'] };
-    return refuseRouted(
-      context,
-      refusal('malformedJson', 'The request body is not valid JSON.', [violation], context.problem),
-    );
+    return refuseRouted(context, malformedJson(error as Error, context.problem));
   }
   return undefined;
 }

@@ -4,19 +4,17 @@
  * (token, preferences, path, query, body) and what the store stage produced (`result`). A stage
  * returns a {@link RawResponse} to answer now (a refusal, a preflight), or nothing to go on.
  */
-import type { ApiVersion, Bundle, BundleOperation } from '../../contract/index.ts';
-import type { Violation } from '../../validation/index.ts';
+import type { ApiVersion, Bundle, BundleOperation, Router } from '../../contract/index.ts';
+import type { MockPreferences } from '../../http/index.ts';
+import type { OperationValidator, Violation } from '../../validation/index.ts';
 import type { RequestLog } from '../admin/request-log.ts';
 import type { MockLimits } from '../limits.ts';
 import type { Rec, ViewContext } from '../model/index.ts';
 import type { Cursor } from '../pagination.ts';
-import type { MockPreferences } from '../prefer.ts';
 import type { Projector } from '../project.ts';
 import type { OperationDecl } from '../resources.ts';
-import type { Router } from '../router.ts';
 import type { Scenario } from '../scenarios.ts';
 import type { Ticket, TokenStore } from '../tokens/store.ts';
-import type { OperationValidator } from '../validate.ts';
 
 /** A request as an adapter hands it over: lower-case header names; the body read on demand. */
 export interface RawRequest {

@@ -4,8 +4,7 @@
  * problem, a declared example its value, an undeclared status or example a 404 naming the declared
  * ones, another declared status an empty answer.
  */
-import { refusal } from '../problems.ts';
-import { unauthorized } from '../refusals.ts';
+import { refusal, unauthorized } from '../../http/index.ts';
 import type { Stage } from './context.ts';
 import { json, refuseRouted } from './respond.ts';
 

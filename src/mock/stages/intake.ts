@@ -5,8 +5,9 @@
  * inspector (../admin/request-log.ts); every answer but a preflight, an admin one (its own CORS
  * rule) and a dropped connection gets the CORS headers.
  */
+
+import { corsHeaders } from '../../http/index.ts';
 import { logExchange } from '../admin/request-log.ts';
-import { corsHeaders } from '../cors.ts';
 import type { EngineCore, Incoming, RawRequest, RawResponse } from './context.ts';
 import { incomingOf } from './route.ts';
 

@@ -1,5 +1,5 @@
-/** How every stage answers: a JSON body, or a refusal from the problem catalogue (../problems.ts). */
-import type { Refusal } from '../problems.ts';
+/** How every stage answers: a JSON body, or a refusal from the problem catalogue (src/http/catalogue.ts). */
+import { problemAnswer, type Refusal } from '../../http/index.ts';
 import type { RawResponse } from './context.ts';
 
 /** JSON text already serialized (a stored record's, ../project.ts recordJson), placed as is by {@link stringify}. */
@@ -58,9 +58,7 @@ export const json = (
 
 /** A refusal as an answer, with the version it was routed to (`-` before routing). */
 export const refuse = (refusal: Refusal, headers: Record<string, string> = {}, version = '-'): RawResponse => ({
-  status: refusal.body.status,
-  headers: { 'Content-Type': 'application/problem+json', ...headers, ...refusal.headers },
-  body: JSON.stringify(refusal.body),
+  ...problemAnswer(refusal, headers),
   version,
 });
 

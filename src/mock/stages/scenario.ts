@@ -3,25 +3,12 @@
  * a delay, a dropped connection, a 429/500/503; then the other `Prefer` tokens (code=, example=) are
  * parsed, and a declared Content-Length over the body limit is refused before the body is read.
  */
-import { MAX_BODY_BYTES } from '../limits.ts';
-import { parsePrefer } from '../prefer.ts';
-import { fieldRefusal } from '../problems.ts';
-import { badPrefer } from '../refusals.ts';
+import { badPrefer, bodyTooLarge, MAX_BODY_BYTES, parsePrefer } from '../../http/index.ts';
 import { failureProblem, type Scenario, scenarioOf, sleep } from '../scenarios.ts';
 import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
 
-export const tooLarge = (context: RequestContext) =>
-  refuseRouted(
-    context,
-    fieldRefusal(
-      'tooLarge',
-      'body',
-      'maxBytes',
-      `The mock accepts bodies up to ${MAX_BODY_BYTES} bytes.`,
-      context.problem,
-    ),
-  );
+export const tooLarge = (context: RequestContext) => refuseRouted(context, bodyTooLarge(context.problem));
 
 export const scenario: Stage = (context) => {
   const { raw, target } = context;

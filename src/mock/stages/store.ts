@@ -8,17 +8,15 @@
  * here: the answer stage commits a write once its view is checked.
  */
 
+import { fieldRefusal, IGNORED_FILTERS_HEADER } from '../../http/index.ts';
 import { matches } from '../filters.ts';
 import { collectionOf, type Rec, sortKey } from '../model/index.ts';
 import { type Cursor, encodeCursor, pageOf } from '../pagination.ts';
-import { fieldRefusal } from '../problems.ts';
 import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
 import { stateRefusal } from '../transitions.ts';
 import { checkLimits } from '../writes/limits.ts';
 import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
-
-export const IGNORED_FILTERS_HEADER = 'X-Mock-Ignored-Filters';
 
 const notFound = (context: RequestContext, collection: string, param: string, key: unknown, what?: string) =>
   refuseRouted(

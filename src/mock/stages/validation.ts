@@ -4,11 +4,11 @@
  * that takes one value (`cursor`, any non-array filter) sent twice is refused (400 naming it), and
  * so is a cursor the mock did not issue (400 naming `query.cursor`). A query parameter the
  * operation does not declare (a misspelled filter) is ignored, as a real API would, but named in
- * {@link UNKNOWN_QUERY_HEADER} on the answer; with `strictQuery` it is refused (400 naming it).
+ * UNKNOWN_QUERY_HEADER (src/http) on the answer; with `strictQuery` it is refused (400 naming it).
  */
+
+import { fieldRefusal, refusal, summarize, UNKNOWN_QUERY_HEADER } from '../../http/index.ts';
 import { decodeCursor } from '../pagination.ts';
-import { fieldRefusal, refusal } from '../problems.ts';
-import { summarize } from '../refusals.ts';
 import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
 
@@ -19,9 +19,6 @@ function decodePath(text: string): string {
     return text;
   }
 }
-
-/** The answer's header naming the query parameters the operation does not declare, comma-separated. */
-export const UNKNOWN_QUERY_HEADER = 'X-Mock-Unknown-Query';
 
 /** The query's parameter names the operation does not declare, each once, in the order sent. */
 function unknownParams(context: RequestContext): string[] {

@@ -4,7 +4,7 @@
  * list is refused (400 naming the header and the allowed values).
  */
 import { VERSION_HEADER } from '../../contract/index.ts';
-import { routeRefusal } from '../refusals.ts';
+import { routeRefusal } from '../../http/index.ts';
 import type { Incoming, RawResponse, RequestContext } from './context.ts';
 import { refuse } from './respond.ts';
 import type { Routed } from './route.ts';

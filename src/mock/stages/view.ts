@@ -4,10 +4,10 @@
  * write's answer is validated against that schema: a change that would leave a record the contract
  * does not allow is refused (422) and nothing is stored.
  */
+
+import { refusal, summarize } from '../../http/index.ts';
 import { collectionOf, type Rec, type ViewContext } from '../model/index.ts';
-import { refusal } from '../problems.ts';
 import { type Projector, recordJson } from '../project.ts';
-import { summarize } from '../refusals.ts';
 import type { RequestContext, Stage, StoreResult, Target } from './context.ts';
 import { JsonText, refuseRouted, stringify } from './respond.ts';
 

@@ -1,5 +1,5 @@
 /** The refusals of the token store (./store.ts): a write cancelled by a reset, an evicted state, a state file that fails. */
-import { type Refusal, refusal } from '../problems.ts';
+import { type Refusal, refusal } from '../../http/index.ts';
 
 type Context = Record<string, unknown>;
 

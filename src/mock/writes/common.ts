@@ -1,6 +1,7 @@
 /** What the writes (./*.ts) share: a refusal naming a field, copying declared body fields. */
+
+import { fieldRefusal } from '../../http/index.ts';
 import type { Rec } from '../model/index.ts';
-import { fieldRefusal } from '../problems.ts';
 import type { WriteRefusal } from '../resources.ts';
 
 /** A deep copy of a JSON value (a primitive is its own copy: no structuredClone call per string field). */

@@ -2,9 +2,10 @@
  * The state limits of a write (../limits.ts): the records it would create per collection and the
  * bytes the token's state would hold of its own. A write beyond them is refused naming the limit.
  */
+
+import { fieldRefusal, type Refusal } from '../../http/index.ts';
 import type { MockLimits } from '../limits.ts';
 import { collectionOf, keyField, type Rec } from '../model/index.ts';
-import { fieldRefusal, type Refusal } from '../problems.ts';
 import { type State, sizeOf } from '../state.ts';
 
 export function checkLimits(state: State, changes: [string, Rec][], limits: MockLimits): Refusal | undefined {

@@ -1,13 +1,13 @@
 /**
- * The refusal bodies of the mock (see ./errors.ts for their shape): unroutable requests (path,
+ * The refusal bodies of the mock (see ./problem.ts for their shape): unroutable requests (path,
  * method, version), a bad Prefer header, a missing token. Shared by the data-backed engine and the
  * static mode (src/static), which adds Prism's verdict.
  */
 
-import { VERSION_HEADER } from '../contract/index.ts';
-import type { Violation } from './errors.ts';
-import { type Refusal, refusal } from './problems.ts';
-import type { RouteResult } from './router.ts';
+import { type RouteResult, VERSION_HEADER } from '../contract/index.ts';
+import { MAX_BODY_BYTES } from './body.ts';
+import { fieldRefusal, type Refusal, refusal } from './catalogue.ts';
+import type { Violation } from './problem.ts';
 
 export type { Refusal };
 
@@ -70,4 +70,22 @@ export function unauthorized(authorization: string | undefined, denied: boolean,
     context,
     { 'WWW-Authenticate': challenge },
   );
+}
+
+/** 413: a body over MAX_BODY_BYTES (announced by its Content-Length, or read). */
+export function bodyTooLarge(context: Context): Refusal {
+  return fieldRefusal(
+    'tooLarge',
+    'body',
+    'maxBytes',
+    `The mock accepts bodies up to ${MAX_BODY_BYTES} bytes.`,
+    context,
+  );
+}
+
+/** 400: a JSON body that does not parse (`error` is JSON.parse's). */
+export function malformedJson(error: Error, context: Context): Refusal {
+  const message = `Malformed JSON body: ${error.message}`;
+  const violation = { field: 'body', rule: 'json', message, location: ['body'] };
+  return refusal('malformedJson', 'The request body is not valid JSON.', [violation], context);
 }

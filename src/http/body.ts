@@ -1,10 +1,9 @@
 /**
- * Reading a node:http request's body, for the mock's server (./server.ts) and the proxy
- * (src/proxy): at most MAX_BODY_BYTES, and, with a budget, at most so many bytes buffered across
+ * Reading a node:http request's body, for the mock's server (src/mock), `--static` (src/static) and
+ * the proxy (src/proxy): at most MAX_BODY_BYTES, and, with a budget, at most so many bytes buffered across
  * every request at once. Only a type is imported from node: (the module stays loadable anywhere).
  */
 import type { IncomingMessage } from 'node:http';
-import { MAX_BODY_BYTES } from './limits.ts';
 
 /** The bytes buffered by every body being read, shared by the reads of one server. */
 export interface BodyBudget {
@@ -15,7 +14,12 @@ export interface BodyBudget {
 /** Thrown (rejected) when reading a body would take the buffered bytes over the budget. */
 export class BusyError extends Error {}
 
-const EMPTY = Buffer.alloc(0);
+/** The largest request body read (1 MiB); beyond it, 413 (docs/mock.md "Limits"). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+// Made on first use, so that loading the module needs no Buffer (a browser bundle loads src/http).
+let EMPTY: Buffer | undefined;
+const empty = (): Buffer => (EMPTY ??= Buffer.alloc(0));
 
 /** A Content-Length or a Transfer-Encoding: a body follows the headers (RFC 9112 §6.3). */
 export const announcesBody = (request: IncomingMessage): boolean =>
@@ -34,7 +38,7 @@ export function readNodeBody(
   // No body announced: nothing to read.
   if (!announcesBody(request)) {
     request.resume();
-    return EMPTY;
+    return empty();
   }
   const announced = request.headers['content-length'];
   // Every announced byte parsed and none read yet: taken at once. The bytes are let go as soon as
@@ -45,7 +49,7 @@ export function readNodeBody(
     // Refused: the bytes are dropped, not read.
     if (refused) request.resume();
     if (refused === 'busy') return Promise.reject(new BusyError());
-    return refused || ((request.read() as Buffer | null) ?? EMPTY);
+    return refused || ((request.read() as Buffer | null) ?? empty());
   }
   return new Promise((resolve, reject) => {
     const read: BodyRead = { chunks: [], size: 0, settled: false, budget };

@@ -1,11 +1,11 @@
 /**
- * The one catalogue of the mock's problem types (RFC 9457): each refusal kind has a type URI owned by
- * this package (`urn:store-admin-mock:<name>`, documented in docs/mock.md), a title and a status.
- * Every refusal of the data-backed mock is made by {@link refusal} from this table, so no answer
- * carries a type the package does not own.
+ * The one catalogue of the package's problem types (RFC 9457): each refusal kind has a type URI owned
+ * by this package (`urn:store-admin-mock:<name>`, documented in docs/mock.md), a title and a status.
+ * Every refusal of the data-backed mock and the proxy is made by {@link refusal} from this table, so
+ * no answer carries a type the package does not own.
  */
 import type { Violation } from '../validation/index.ts';
-import type { Problem } from './errors.ts';
+import type { Problem } from './problem.ts';
 
 const entry = (name: string, status: number, title: string) => ({
   type: `urn:store-admin-mock:${name}`,

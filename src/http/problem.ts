@@ -15,7 +15,7 @@
  * security (missing/invalid bearer token), prefer (bad Prefer header).
  */
 import type { Violation } from '../validation/index.ts';
-import { PROBLEMS } from './problems.ts';
+import { PROBLEMS } from './catalogue.ts';
 
 export type { Violation };
 
@@ -30,7 +30,7 @@ export interface Problem {
   [extra: string]: unknown;
 }
 
-/** Type URIs by their historical names (the catalogue is ./problems.ts). */
+/** Type URIs by their historical names (the catalogue is ./catalogue.ts). */
 export const PROBLEM_TYPES = {
   invalid: PROBLEMS.invalidRequest.type,
   malformedJson: PROBLEMS.malformedJson.type,

@@ -1,6 +1,6 @@
 /**
- * Request validation of the stateful mock, without Prism: per operation, validators precompiled
- * with ajv from the version bundle (src/validation) for the path, the query and the JSON body. Each
+ * Request validation of the stateful mock and the proxy, without Prism: per operation, validators
+ * precompiled with ajv from the version bundle (./ajv.ts) for the path, the query and the JSON body. Each
  * broken rule is a {@link Violation} naming its field (`query.status[0]`, `body.lines[0].quantity`)
  * and the JSON Schema keyword, as Prism's refusals do (test/mock/refusals.test.ts runs the same
  * cases against both). Beyond the schemas: integers must be safe integers and numbers finite
@@ -11,7 +11,9 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { type Bundle, type BundleOperation, deref, type Json } from '../contract/index.ts';
-import { ajvWithBundle, formatField, preview, ruleMessage, type Violation } from '../validation/index.ts';
+import { ajvWithBundle } from './ajv.ts';
+import { formatField, type Violation } from './field.ts';
+import { preview, ruleMessage } from './message.ts';
 
 export interface ParamSpec {
   name: string;

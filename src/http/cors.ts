@@ -5,8 +5,11 @@
  * mode's and the proxy's, which sends these CORS headers too (src/static, src/proxy).
  */
 import { VERSION_HEADER } from '../contract/index.ts';
-import { IGNORED_FILTERS_HEADER } from './stages/store.ts';
-import { UNKNOWN_QUERY_HEADER } from './stages/validation.ts';
+
+/** The mock's answer header naming the declared filters it does not apply (src/mock's store stage). */
+export const IGNORED_FILTERS_HEADER = 'X-Mock-Ignored-Filters';
+/** The mock's answer header naming the query parameters the operation does not declare, comma-separated. */
+export const UNKNOWN_QUERY_HEADER = 'X-Mock-Unknown-Query';
 
 /**
  * Access-Control-Expose-Headers of every answer of the mock, `--static` and the proxy. A header the

@@ -1,13 +1,13 @@
 /**
- * readNodeBody (src/mock/node-body.ts), the mock's and the proxy's body reader, on a real node:http
+ * readNodeBody (src/http/body.ts), the body reader of the mock's server and the proxy, on a real node:http
  * server: a body Node has already parsed whole is taken at once (no promise), one still arriving is
  * read by events, and both keep the size limit; the budget of buffered bytes refuses beyond it.
  */
 import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BodyBudget, BusyError, readNodeBody } from '../../src/http/index.ts';
 import { MAX_BODY_BYTES } from '../../src/mock/index.ts';
-import { type BodyBudget, BusyError, readNodeBody } from '../../src/mock/node-body.ts';
 
 interface Seen {
   sync: boolean;

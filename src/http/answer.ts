@@ -1,0 +1,30 @@
+/**
+ * An answer as the package's servers hold it before writing it: a status, headers and the body's
+ * text (the mock engine's RawResponse is one, `--static` makes them from Prism's verdict), and the
+ * one way a node:http server writes it. Only a type is imported from node:.
+ */
+import type { ServerResponse } from 'node:http';
+import type { Refusal } from './catalogue.ts';
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A refusal as an answer: its problem body as `application/problem+json`, with `headers` and its own. */
+export const problemAnswer = (refusal: Refusal, headers: Record<string, string> = {}): Answer => ({
+  status: refusal.body.status,
+  headers: { 'Content-Type': 'application/problem+json', ...headers, ...refusal.headers },
+  body: JSON.stringify(refusal.body),
+});
+
+/** Writes an answer, with its Content-Length. */
+export function writeAnswer(response: ServerResponse, answer: Answer): void {
+  const headers: Record<string, string | number> = {
+    ...answer.headers,
+    'Content-Length': Buffer.byteLength(answer.body),
+  };
+  response.writeHead(answer.status, headers);
+  response.end(answer.body);
+}
