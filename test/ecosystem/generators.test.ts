@@ -16,6 +16,7 @@ import { VERSIONS } from '../../src/contract/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { type Run, runProcess } from '../helpers/process.ts';
 import type { Tool, ToolReport } from './generate.ts';
+import { problemsOf } from './problems.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUNDLES = join(ROOT, 'generated', 'openapi');
@@ -31,15 +32,6 @@ async function generate(tool: Tool, bundles: string, out: string, versions: read
     throw new Error(`${tool} exited ${run.code}\n${run.stdout}${run.stderr}`);
   return JSON.parse(last) as Record<string, ToolReport>;
 }
-
-/** What a tool printed that is a warning or an error (its success banners are neither). */
-const problemsOf = (report: ToolReport | undefined): string[] => [
-  ...(report?.thrown ? [report.thrown] : []),
-  ...(report?.lines ?? [])
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
-    .map((line) => line.replace(/\u001b\[[\d;]*m/g, ''))
-    .filter((line) => /warn|error|fail|invalid|⚠|✖|❌/i.test(line)),
-];
 
 let out = '';
 let mock: MockServer;
