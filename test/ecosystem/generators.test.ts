@@ -15,8 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSIONS } from '../../src/contract/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { type Run, runProcess } from '../helpers/process.ts';
+import { GENERATED_CODE_OPTIONS, problemsOf } from './checks.ts';
 import type { Tool, ToolReport } from './generate.ts';
-import { problemsOf } from './problems.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUNDLES = join(ROOT, 'generated', 'openapi');
@@ -57,17 +57,7 @@ beforeAll(async () => {
   control = warned ?? {};
   await writeFile(join(out, 'calls.ts'), await readFile(join(ROOT, 'test', 'ecosystem', 'consumer', 'calls.ts')));
   const tsconfig = {
-    compilerOptions: {
-      target: 'ES2022',
-      module: 'ESNext',
-      moduleResolution: 'Bundler',
-      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      types: [],
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      allowImportingTsExtensions: true,
-    },
+    compilerOptions: { ...GENERATED_CODE_OPTIONS, allowImportingTsExtensions: true },
     include: ['calls.ts', ...TOOLS.map((tool) => `${tool}/**/*.ts`), ...TOOLS.map((tool) => `${tool}/**/.kubb/*.ts`)],
   };
   await writeFile(join(out, 'tsconfig.json'), JSON.stringify(tsconfig));

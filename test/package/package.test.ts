@@ -23,8 +23,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/net.ts';
 import { EXIT } from '../../src/cli/index.ts';
 import { VERSIONS, versionOf } from '../../src/contract/index.ts';
+import { GENERATED_CODE_OPTIONS, problemsOf } from '../ecosystem/checks.ts';
 import type { ToolReport } from '../ecosystem/generate.ts';
-import { problemsOf } from '../ecosystem/problems.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { NEWER_NODES, type NewerNode, nodeBinary, pathWith } from '../helpers/node-binaries.ts';
 import { type Run, runProcess } from '../helpers/process.ts';
@@ -895,19 +895,7 @@ describe(`Node 22 and 24, with the releases npm installs today (${TODAY.join(', 
         expect(problemsOf(report[version]), `Node ${NODES[i]}, ${version}`).toEqual([]);
       }
     }
-    const tsconfig = {
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'ESNext',
-        moduleResolution: 'Bundler',
-        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-        types: [],
-        strict: true,
-        noEmit: true,
-        skipLibCheck: true,
-      },
-      include: ['out-24/**/*.ts'],
-    };
+    const tsconfig = { compilerOptions: GENERATED_CODE_OPTIONS, include: ['out-24/**/*.ts'] };
     await writeFile(join(today, 'tsconfig.orval.json'), JSON.stringify(tsconfig));
     // TypeScript 7, the one `npm i typescript` gives beside orval 8 (native: seconds, where 5.9 takes ~15).
     const tsc = join(ts7, 'node_modules', 'typescript', 'bin', 'tsc');
