@@ -55,15 +55,16 @@ const PEERS = [
 const TYPESCRIPT_7 = '7.0.2';
 /**
  * What a consumer on Node 22 or 24 gets from a plain `npm i <name>` today (2026-11-25): msw 3 and
- * orval 8 (both need Node 22), the newest releases of the other peers (prism-http 5.16 declares
- * Node 24), @types/node 24 and the faker orval's MSW mocks import. Exact, so a run is repeatable.
+ * orval 8 (both need Node 22), the newest prism-http (5.16, declares Node 24) and fast-check,
+ * TypeScript 5.9 (orval's), @types/node 24 and the faker orval's MSW mocks import. Exact, so a run
+ * is repeatable. Not openapi-typescript: its newest release is the 7.13.0 PEERS has (its Redocly
+ * core alone is 18 MB to unpack again).
  */
 const TODAY = [
   'msw@3.0.5',
   'orval@8.38.0',
   '@stoplight/prism-http@5.16.0',
   'fast-check@4.10.2',
-  'openapi-typescript@7.13.0',
   'typescript@5.9.3',
   '@types/node@24.19.2',
   `@faker-js/faker@${manifest.devDependencies['@faker-js/faker']}`,
@@ -853,10 +854,9 @@ describe(`Node 22 and 24, with the releases npm installs today (${TODAY.join(', 
     );
   }, 90_000);
 
-  it('runs the commands of the newest peers on Node 24: types (openapi-typescript), mock --static (prism-http 5.16), fuzz (fast-check)', async () => {
+  it('runs the commands of the newest peers on Node 24: mock --static (prism-http 5.16), fuzz (fast-check)', async () => {
     const env = { PATH: node[24].PATH };
-    const [types, fuzz, mock] = await Promise.all([
-      run(binOf(today), ['types', '--version', '2023-02-10', '--out', 'x.ts'], today, env),
+    const [fuzz, mock] = await Promise.all([
       run(binOf(today), ['fuzz', '--base-url', 'http://127.0.0.1:1', '--token', 't'], today, env),
       startBinMock(today, ['--static'], env),
     ]);
@@ -867,10 +867,6 @@ describe(`Node 22 and 24, with the releases npm installs today (${TODAY.join(', 
     } finally {
       expect(await mock.stop(), 'exit status after SIGTERM').toBe(0);
     }
-    expect(types.code, types.stderr).toBe(0);
-    const written = await readFile(join(today, 'x.ts'), 'utf8');
-    const source = await readFile(join(ROOT, 'generated', 'types', '2023-02-10.ts'), 'utf8');
-    expect(written.slice(written.indexOf('\n'))).toBe(source.slice(source.indexOf('\n')));
     expect(fuzz.code).toBe(EXIT.internal);
     expect(fuzz.stderr.trim()).toMatch(
       /^store-admin-contract: Fuzz run failed: cannot reach http:\/\/127\.0\.0\.1:1: /,
