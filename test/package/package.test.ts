@@ -6,8 +6,11 @@
  * contents, publint and attw, a consumer of the client, the types and a bundle, the docs samples and
  * the MSW overrides type-checked under TypeScript 5.9 and 7 (strict, exact optional properties), every
  * export resolved at run time, and the bin's `--version`, `types` and `mock` (one real request
- * through the packaged client, then stopped), and the install hints of the missing peers.
- * One pack and four installs (in parallel) in beforeAll serve every test; the npm cache makes them
+ * through the packaged client, then stopped), and the install hints of the missing peers. A fifth
+ * project, `today`, is what a consumer on Node 22 or 24 installs now (msw 3, orval 8, the newest
+ * peers): the bin, the client, the MSW handlers (msw 2 and 3) and orval 8 run on Node 22 and 24
+ * (binaries from the npm registry, cached: test/helpers/node-binaries.ts), concurrently.
+ * One pack and five installs (in parallel) in beforeAll serve every test; the npm cache makes them
  * offline.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -132,6 +135,13 @@ beforeAll(async () => {
       node[major] = { binary, PATH: pathWith(binary) };
     }),
   );
+  // Today's releases install while the pack runs (the bulk of that project); the tarball joins them
+  // after it, with Node 24's npm (a consumer's own, not the repo's Node 20): the install that got
+  // ERESOLVE on msw 3 before issue #27.
+  today = join(tmp, 'today');
+  const todayReady = Promise.all([nodes, newProject(today)]).then(() =>
+    ok('npm', ['install', ...TODAY, ...INSTALL_FLAGS], today, { PATH: node[24].PATH }),
+  );
   // PACK_NO_CHECK: prepack emits dist/ without type-checking src/ again (the same files; `tsc -p .`,
   // test/architecture/typecheck.test.ts, checks them in this suite).
   await ok('npm', ['pack', '--pack-destination', tmp, '--loglevel=error'], ROOT, { PACK_NO_CHECK: '1' });
@@ -141,11 +151,9 @@ beforeAll(async () => {
   consumer = join(tmp, 'consumer');
   bare = join(tmp, 'bare');
   withMsw = join(tmp, 'with-msw');
-  today = join(tmp, 'today');
-  await Promise.all([newProject(consumer), newProject(bare), newProject(withMsw), newProject(today)]);
-  // The consumer of today installs with Node 24's npm run (a consumer's own), not the repo's Node 20.
-  const installToday = nodes.then(async () => {
-    todayInstall = await run('npm', ['install', tarball, ...TODAY, ...INSTALL_FLAGS], today, { PATH: node[24].PATH });
+  await Promise.all([newProject(consumer), newProject(bare), newProject(withMsw)]);
+  const installToday = todayReady.then(async () => {
+    todayInstall = await run('npm', ['install', tarball, ...INSTALL_FLAGS], today, { PATH: node[24].PATH });
   });
   await Promise.all([
     typescript7,
