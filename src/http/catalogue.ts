@@ -29,6 +29,8 @@ export const PROBLEMS = {
   noSuchResponse: entry('no-such-response', 404, 'No such response'),
   noSuchExample: entry('no-such-example', 404, 'No such example'),
   methodNotAllowed: entry('method-not-allowed', 405, 'Method not allowed'),
+  // `--static`'s (src/static): Prism cannot answer in a media type the request's Accept takes.
+  notAcceptable: entry('not-acceptable', 406, 'Not acceptable'),
   tooLarge: entry('payload-too-large', 413, 'Payload too large'),
   unsupportedMediaType: entry('unsupported-media-type', 415, 'Unsupported media type'),
   scenario429: entry('scenario-429', 429, 'Too Many Requests'),

@@ -277,7 +277,11 @@ async function staticBackend(bundles: Bundle[], options: MockOptions): Promise<B
     seed: options.seed ?? DEFAULT_SEED,
     validateResponses: options.validateResponses ?? true,
   });
-  return { handler: prism.handle, versions: prism.versions, operations: prism.operations };
+  return {
+    handler: (request, response) => prism.answer(request).then((answer) => deliver(request, response, answer)),
+    versions: prism.versions,
+    operations: prism.operations,
+  };
 }
 
 /** Stateful mode: the engine over the fixtures and the state file, fed from node:http requests. */

@@ -1,33 +1,41 @@
 /**
- * The static mode's request handler (`--static`): the mock as it was before the data-backed engine,
- * a router by the version header (src/mock's, as the engine routes) in front of one in-process Prism
- * instance per version bundle (./prism.ts). Prism validates the request and answers with the
- * operation's example (or generated data with `--dynamic`); this module adds version routing and
- * refusal, the default version, CORS and readable error bodies (./refusal.ts).
+ * The static mode's request handler (`--static`): a thin adapter of Prism behind the package's HTTP
+ * layer (src/http). The contract's router picks the operation and version (src/contract, as the
+ * engine routes); one in-process Prism instance per version bundle (./prism.ts) validates the
+ * request and answers with the operation's example (or generated data with `--dynamic`). The
+ * target, the body, CORS, Prefer and every refusal are src/http's, Prism's verdicts mapped through
+ * its catalogue (./refusal.ts); the answer is written by the mock's node server.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { IPrismDiagnostic } from '@stoplight/prism-core';
-import type { IHttpConfig, IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
-import { type Bundle, VERSION_HEADER } from '../contract/index.ts';
+import type { IHttpConfig, IHttpResponse } from '@stoplight/prism-http';
+import { type Bundle, createRouter, VERSION_HEADER } from '../contract/index.ts';
 import {
+  type Answer,
   badPrefer,
-  createRouter,
+  bodyTooLarge,
+  corsHeaders,
+  isDecodablePath,
+  isJsonMediaType,
+  type MockPreferences,
+  malformedJson,
   malformedUrl,
   parsePrefer,
+  parseTarget,
+  preflightHeaders,
+  problemAnswer,
   type Refusal,
+  readNodeBody,
   routeRefusal,
   unauthorized,
-} from '../mock/browser.ts';
-import { answerPreflight, isPreflight, sendJson, sendProblem, setCorsHeaders } from './node.ts';
-import { configureGenerator, headerNamesOf, type PrismError, prismTargets, type Target } from './prism.ts';
+} from '../http/index.ts';
+import { configureGenerator, headerNamesOf, type PrismError, prismInput, prismTargets, type Target } from './prism.ts';
 import { prismRefusal } from './refusal.ts';
-import { headersOf, queryOf, readBody, requestUrl } from './request.ts';
 
 const MAX_VIOLATIONS_HEADER = 8 * 1024 - 100;
 
-function refuse(response: ServerResponse, refusal: Refusal): void {
-  sendProblem(response, refusal.body, refusal.headers);
-}
+/** An answer and the version that served it (for the log). */
+export type StaticAnswer = Answer & { version: string };
 
 /** Prism's checks of its own answer, as prism-cli reports them: `sl-violations`, JSON, ASCII-only. */
 function violationsHeader(violations: IPrismDiagnostic[]): string {
@@ -36,8 +44,8 @@ function violationsHeader(violations: IPrismDiagnostic[]): string {
   return value.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** Sends Prism's mock answer (example or generated data) as is. */
-function sendOutput(response: ServerResponse, output: IHttpResponse, violations: IPrismDiagnostic[]): void {
+/** Prism's mock answer (example or generated data), as is. */
+function outputAnswer(output: IHttpResponse, violations: IPrismDiagnostic[], version: string): StaticAnswer {
   const headers: Record<string, string> = {};
   let contentType = 'application/json';
   for (const [name, value] of Object.entries(output.headers ?? {})) {
@@ -48,7 +56,7 @@ function sendOutput(response: ServerResponse, output: IHttpResponse, violations:
   const { body } = output;
   const text =
     body === undefined ? '' : typeof body === 'string' && !/json/i.test(contentType) ? body : JSON.stringify(body);
-  sendJson(response, output.statusCode, text, contentType, headers);
+  return { status: output.statusCode, headers: { ...headers, 'Content-Type': contentType }, body: text, version };
 }
 
 export interface StaticOptions {
@@ -58,7 +66,8 @@ export interface StaticOptions {
 }
 
 export interface StaticHandler {
-  handle(request: IncomingMessage, response: ServerResponse): Promise<string>;
+  /** Answers one request (CORS headers included); the mock's node server writes the answer. */
+  answer(request: IncomingMessage): Promise<StaticAnswer>;
   operations: number;
   versions: string[];
 }
@@ -71,68 +80,78 @@ interface Served {
   seed: string;
 }
 
-/** A routed request: Prefer and the body read, Prism asked, its verdict sent; returns the version served. */
+type Context = { operation: string; version: string };
+
+/**
+ * The body for Prism: JSON parsed when declared so or undeclared (the API speaks only JSON), other
+ * types as text (Prism refuses them against the declared `application/json`). A JSON body that does
+ * not parse is kept as text and its refusal held back (`malformed`): the request still goes through
+ * Prism's security check first, so a request without a token gets 401 whatever its body.
+ */
+async function bodyOf(
+  request: IncomingMessage,
+  context: Context,
+): Promise<{ body: unknown; malformed?: Refusal } | { refused: Refusal }> {
+  const bytes = await readNodeBody(request);
+  if (bytes === 'too-large') return { refused: bodyTooLarge(context) };
+  if (bytes.length === 0) return { body: undefined };
+  const text = bytes.toString('utf8');
+  const contentType = request.headers['content-type'];
+  if (contentType !== undefined && !isJsonMediaType(contentType)) return { body: text };
+  try {
+    return { body: JSON.parse(text) };
+  } catch (error) {
+    return { body: text, malformed: malformedJson(error as Error, context) };
+  }
+}
+
+/** Prism's mock settings for one request: the server's, then what `Prefer` asks. */
+const mockConfig = (served: Served, preferences: MockPreferences): IHttpConfig => ({
+  ...served.baseConfig,
+  mock: {
+    dynamic: preferences.dynamic ?? served.dynamic,
+    seed: preferences.seed ?? served.seed,
+    ...(preferences.code !== undefined && { code: preferences.code }),
+    ...(preferences.example !== undefined && { exampleKey: preferences.example }),
+  },
+});
+
+/** A routed request: Prefer and the body read, Prism asked, its verdict answered. */
 async function answerRouted(
   request: IncomingMessage,
-  response: ServerResponse,
-  url: URL,
-  method: string,
+  url: { pathname: string; searchParams: URLSearchParams },
   route: { target: Target; version: string },
   served: Served,
-): Promise<string> {
+): Promise<StaticAnswer> {
   const { target, version } = route;
-  response.setHeader(VERSION_HEADER, version);
   const context = { operation: target.operationId, version };
+  const refuse = (refusal: Refusal): StaticAnswer => ({
+    ...problemAnswer(refusal, { [VERSION_HEADER]: version }),
+    version,
+  });
   const prefer = parsePrefer([request.headers.prefer ?? []].flat().join(', ') || undefined);
-  if (!prefer.ok) {
-    refuse(response, badPrefer(prefer.message, context));
-    return version;
-  }
-  const read = await readBody(request);
-  if (!read.ok) {
-    refuse(response, { body: { ...read.problem, ...context, validation: read.problem.validation } });
-    return version;
-  }
+  if (!prefer.ok) return refuse(badPrefer(prefer.message, context));
+  const read = await bodyOf(request, context);
+  if ('refused' in read) return refuse(read.refused);
 
-  // A request without the header is served as the default version: Prism sees it as sent.
-  const headers = headersOf(request);
-  headers[VERSION_HEADER.toLowerCase()] = version;
-  const input: IHttpRequest = {
-    method: method as IHttpRequest['method'],
-    url: { path: url.pathname, query: queryOf(url.searchParams) },
-    headers,
-    body: read.body,
-  };
+  const input = prismInput(request, url, version, read.body);
   const { preferences } = prefer;
-  const config: IHttpConfig = {
-    ...served.baseConfig,
-    mock: {
-      dynamic: preferences.dynamic ?? served.dynamic,
-      seed: preferences.seed ?? served.seed,
-      ...(preferences.code !== undefined && { code: preferences.code }),
-      ...(preferences.example !== undefined && { exampleKey: preferences.example }),
-    },
-  };
-  const result = await target.prism.request(input, [target.prismOperation], config)();
+  const result = await target.prism.request(input, [target.prismOperation], mockConfig(served, preferences))();
 
   // The token is checked first: a request without one gets 401 whatever else is wrong with it.
   if (result._tag === 'Right' && result.right.output.statusCode === 401) {
     const denied = result.right.validations.input.some((v) => v.code === 401);
-    refuse(response, unauthorized(request.headers.authorization, denied, context));
-    return version;
+    return refuse(unauthorized(request.headers.authorization, denied, context));
   }
-  if (read.malformed) {
-    refuse(response, { body: { ...read.malformed, ...context, validation: read.malformed.validation } });
-    return version;
-  }
+  if (read.malformed) return refuse(read.malformed);
   const pathViolations = target.checkPath(url.pathname);
   if (result._tag === 'Left' || pathViolations.length > 0) {
     const error = result._tag === 'Left' ? (result.left as PrismError) : undefined;
-    refuse(response, prismRefusal(error, pathViolations, served.headerNames, target, preferences));
-    return version;
+    return refuse(prismRefusal(error, pathViolations, served.headerNames, target, preferences));
   }
-  sendOutput(response, result.right.output, result.right.validations.output);
-  return version;
+  const answer = outputAnswer(result.right.output, result.right.validations.output, version);
+  answer.headers[VERSION_HEADER] = version;
+  return answer;
 }
 
 /** The Prism-backed handler of every operation of `bundles`. */
@@ -146,36 +165,33 @@ export async function createStaticHandler(bundles: Bundle[], options: StaticOpti
   );
   const served: Served = { baseConfig, headerNames: headerNamesOf(bundles), dynamic, seed };
 
-  /** Answers one request; returns the version that served it (for the log). */
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<string> {
-    setCorsHeaders(request, response);
-    if (isPreflight(request)) {
-      answerPreflight(request, response);
-      return 'preflight';
-    }
-    const url = requestUrl(request);
-    if (!url) {
-      refuse(response, malformedUrl(request.url ?? '/'));
-      return '-';
-    }
+  /** Answers one request, before CORS. */
+  async function answerOf(request: IncomingMessage): Promise<StaticAnswer> {
     const method = (request.method ?? 'GET').toLowerCase();
-    const versionHeader = request.headers[VERSION_HEADER.toLowerCase()];
-    const route = router.resolve(method, url.pathname, [versionHeader ?? []].flat().join(', ') || undefined);
-    if (route.kind !== 'matched') {
-      if (route.kind === 'method-not-allowed' && method === 'options') {
-        response.writeHead(204, { Allow: [...route.allow, 'OPTIONS'].join(', '), 'Content-Length': '0' });
-        response.end();
-        return '-';
-      }
-      refuse(response, routeRefusal(route, url.pathname));
-      return route.kind === 'unsupported-version' ? route.received : '-';
+    const { origin } = request.headers;
+    if (method === 'options' && request.headers['access-control-request-method'] !== undefined) {
+      const headers = preflightHeaders(origin, request.headers['access-control-request-headers']);
+      return { status: 204, headers, body: '', version: 'preflight' };
     }
-
-    return answerRouted(request, response, url, method, route, served);
+    const url = parseTarget(request.url ?? '/');
+    if (!isDecodablePath(url.pathname)) return { ...problemAnswer(malformedUrl(url.pathname)), version: '-' };
+    const versionHeader = [request.headers[VERSION_HEADER.toLowerCase()] ?? []].flat().join(', ') || undefined;
+    const route = router.resolve(method, url.pathname, versionHeader);
+    if (route.kind === 'matched') return answerRouted(request, url, route, served);
+    if (route.kind === 'method-not-allowed' && method === 'options') {
+      return { status: 204, headers: { Allow: [...route.allow, 'OPTIONS'].join(', ') }, body: '', version: '-' };
+    }
+    const version = route.kind === 'unsupported-version' ? route.received : '-';
+    return { ...problemAnswer(routeRefusal(route, url.pathname)), version };
   }
 
   return {
-    handle,
+    answer: async (request) => {
+      const answer = await answerOf(request);
+      // Every answer gets the CORS headers (a preflight's include them already).
+      answer.headers = { ...corsHeaders(request.headers.origin), ...answer.headers };
+      return answer;
+    },
     operations: new Set(entries.map((e) => `${e.method} ${e.path}`)).size,
     versions: [...router.versions],
   };

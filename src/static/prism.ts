@@ -2,11 +2,12 @@
  * The Prism side of the mock: one in-process Prism instance per version bundle
  * (@stoplight/prism-http, the engine of prism-cli), and per operation the target the router picks.
  */
+import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import { createInstance, getHttpOperationsFromSpec, type IHttpConfig } from '@stoplight/prism-http';
+import { createInstance, getHttpOperationsFromSpec, type IHttpConfig, type IHttpRequest } from '@stoplight/prism-http';
 import type { IHttpOperation } from '@stoplight/types';
-import { type Bundle, deref, type Json, listExamples } from '../contract/index.ts';
-import { templateToRegExp, type Violation } from '../mock/browser.ts';
+import { type Bundle, deref, type Json, listExamples, templateToRegExp, VERSION_HEADER } from '../contract/index.ts';
+import type { Violation } from '../http/index.ts';
 import type { PrismViolation } from './refusal.ts';
 
 export interface Target {
@@ -126,3 +127,28 @@ export function headerNamesOf(bundles: Bundle[]): Map<string, string> {
 
 /** The error Prism returns for a request it cannot answer (its generated problem). */
 export type PrismError = Error & { status?: number; detail?: string; additional?: { validation?: PrismViolation[] } };
+
+/**
+ * A request as Prism reads it: the path, the query (a name given twice: a list), the headers (each
+ * one string), the body read. A request without the version header is served as the default
+ * version: Prism sees it as sent.
+ */
+export function prismInput(
+  request: IncomingMessage,
+  url: { pathname: string; searchParams: URLSearchParams },
+  version: string,
+  body: unknown,
+): IHttpRequest {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    query[key] = values.length === 1 ? (values[0] as string) : values;
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  headers[VERSION_HEADER.toLowerCase()] = version;
+  const method = (request.method ?? 'GET').toLowerCase() as IHttpRequest['method'];
+  return { method, url: { path: url.pathname, query }, headers, body };
+}

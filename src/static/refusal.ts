@@ -1,16 +1,17 @@
 /**
- * Prism's verdict on a request that breaks the contract, as the mock's refusal: its violations
- * normalized to `{field, rule, message, location}` (the data-backed mock's shape, src/mock), the
- * strict path check's added, and the statuses Prism gives mapped to the mock's problems.
+ * Prism's verdict on a request that breaks the contract, as the package's refusal: its violations
+ * normalized to `{field, rule, message, location}` (the data-backed mock's shape, src/http), the
+ * strict path check's added, and each status Prism gives mapped to its kind of the one problem
+ * catalogue (src/http/catalogue.ts), so `--static` answers with the same types as the engine.
  */
 import {
   type MockPreferences,
-  PROBLEM_TYPES,
-  problem,
+  type ProblemKind,
   type Refusal,
+  refusal,
   summarize,
   type Violation,
-} from '../mock/browser.ts';
+} from '../http/index.ts';
 import { formatField } from '../validation/index.ts';
 import type { PrismError, Target } from './prism.ts';
 
@@ -36,10 +37,30 @@ export function normalizeViolation(violation: PrismViolation, headerNames: Reado
   return { field: formatField(location), rule, message: violation.message, location };
 }
 
+/** The catalogue's kind of each status Prism refuses with (its router's and mocker's errors). */
+const KIND_OF_STATUS: Record<number, ProblemKind> = {
+  400: 'badRequest',
+  401: 'unauthorized',
+  404: 'notFound',
+  405: 'methodNotAllowed',
+  406: 'notAcceptable',
+  413: 'tooLarge',
+  415: 'unsupportedMediaType',
+  422: 'invalidRequest',
+};
+
+/** The kind of a refusal Prism answered with `status` (anything else, e.g. its 500s: `internal`). */
+function kindOf(status: number, preferences: MockPreferences): ProblemKind {
+  // A status or example asked for with `Prefer` that the operation does not declare.
+  if (status === 404 && preferences.example !== undefined) return 'noSuchExample';
+  if (status === 404 && preferences.code !== undefined) return 'noSuchResponse';
+  return KIND_OF_STATUS[status] ?? 'internal';
+}
+
 /**
  * Prism's verdict as a refusal: 422 with every violation (Prism's and the strict path check's),
  * 415 for a body that is not JSON, 404 for an example or status the operation does not have (with
- * the ones it has), anything else as Prism says.
+ * the ones it has), anything else as the catalogue's kind of Prism's status.
  */
 export function prismRefusal(
   error: PrismError | undefined,
@@ -67,7 +88,7 @@ export function prismRefusal(
   }
   if ((status === 422 || pathViolations.length > 0) && violations.length > 0) {
     const detail = `The request breaks the contract of ${target.operationId} (${target.version}): ${summarize(violations)}.`;
-    return { body: problem(422, PROBLEM_TYPES.invalid, 'Invalid request', detail, violations, context) };
+    return refusal('invalidRequest', detail, violations, context);
   }
   let detail = error?.detail ?? error?.message ?? 'The mock cannot answer this request.';
   if (status === 404 && (preferences.example !== undefined || preferences.code !== undefined)) {
@@ -77,6 +98,5 @@ export function prismRefusal(
     detail = `${detail} ${target.operationId} (${target.version}) declares: ${available}.`;
   }
   if (violations.length > 0) detail = `${detail} Violations: ${summarize(violations)}.`;
-  const type = error?.name || PROBLEM_TYPES.internal;
-  return { body: problem(status, type, error?.message || 'Error', detail, violations, context) };
+  return refusal(kindOf(status, preferences), detail, violations, context);
 }

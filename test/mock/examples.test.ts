@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPath, Contract, requestExample } from '../../src/conformance/index.ts';
 import { deref, type Json, listExamples, loadBundles } from '../../src/contract/index.ts';
-import { type MockServer, startMock } from '../../src/mock/index.ts';
+import { type MockServer, PROBLEMS, startMock } from '../../src/mock/index.ts';
 import { type CallOptions, call as rawCall } from './http.ts';
 
 const bundles = loadBundles();
@@ -77,6 +77,8 @@ describe('examples', () => {
   it('answers 404 naming the available examples for an unknown example name', async () => {
     const response = await call('GET', '/subscriptions/', { headers: { Prefer: 'example=cancelled' } });
     expect(response.status).toBe(404);
+    // Prism's 404 through the one catalogue, as the data-backed mock answers it.
+    expect(response.json).toMatchObject({ type: PROBLEMS.noSuchExample.type, title: PROBLEMS.noSuchExample.title });
     expect(response.json.detail).toContain('cancelled');
     expect(response.json.detail).toContain('active, past_due');
   });
@@ -88,6 +90,7 @@ describe('examples', () => {
     expect(unauthorized.json.detail).toContain('Prefer: code=401');
     const undeclared = await call('GET', '/store/', { headers: { Prefer: 'code=404' } });
     expect(undeclared.status).toBe(404);
+    expect(undeclared.json).toMatchObject({ type: PROBLEMS.noSuchResponse.type, title: PROBLEMS.noSuchResponse.title });
     expect(undeclared.json.detail).toContain('200 (examples: store)');
   });
 

@@ -4,6 +4,7 @@
  * JSON); a missing or non-Bearer token gets 401 before anything else.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PROBLEMS } from '../../src/http/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { type CallOptions, call as rawCall } from './http.ts';
 
@@ -629,6 +630,13 @@ describe.each(MODES)('$mode mock: requests that break the contract', ({ baseUrl 
     expect(response.json.status).toBe(response.status);
     expect(response.json.validation).toContainEqual(expect.objectContaining({ field: c.field, rule: c.rule }));
     expect(response.json.detail).toContain(c.field);
+    // Prism's refusals too are mapped through the one catalogue: its type, title and status.
+    const kind = Object.values(PROBLEMS).find((entry) => entry.type === response.json.type);
+    expect(kind, `${response.json.type} is a type of the catalogue`).toEqual({
+      type: response.json.type,
+      title: response.json.title,
+      status: response.status,
+    });
   });
 
   it('names every offending field of one request, not only the first', async () => {
