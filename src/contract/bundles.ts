@@ -49,6 +49,29 @@ export function deref(document: Json, node: Json): Json {
   return current;
 }
 
+/**
+ * The subschemas a schema's combinators add: its `allOf` parts, then its `anyOf` and `oneOf`
+ * branches, in that order (the one way the schema walkers follow them; a walker that must tell a
+ * part from a branch, like the fuzzer's `allOf` merge, reads them itself).
+ */
+export function combinedSchemasOf(node: Json): Json[] {
+  return [...(node?.allOf ?? []), ...(node?.anyOf ?? []), ...(node?.oneOf ?? [])];
+}
+
+/** The JSON media object (`content['application/json']`: schema, example, examples) of a response or request body. */
+export function jsonMediaOf(document: Json, node: Json): Json | undefined {
+  return deref(document, node)?.content?.['application/json'];
+}
+
+/** The JSON media of `operation`'s response `status` (its 200 by default), `$ref`s followed. */
+export function responseMediaOf(
+  document: Json,
+  operation: BundleOperation | undefined,
+  status = '200',
+): Json | undefined {
+  return jsonMediaOf(document, operation?.operation.responses?.[status]);
+}
+
 /** An example value of a parameter, from the contract (its examples, else its schema's), as text. */
 export function parameterExample(parameter: Json, document: Json): string {
   const firstExample = (examples: Json) => {

@@ -9,18 +9,28 @@ export {
   type Bundle,
   type BundleOperation,
   bundleOf,
+  combinedSchemasOf,
   defaultBundlesDir,
   deref,
   type ExampleListing,
   exampleNames,
   HTTP_METHODS,
   type Json,
+  jsonMediaOf,
   listExamples,
   loadBundles,
   operationsOf,
   parameterExample,
+  responseMediaOf,
 } from './bundles.ts';
 export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from './operations.generated.ts';
 export { findPackageJson, formatVersion, PACKAGE_NAME, type PackageInfo, packageInfo, packageRoot } from './package.ts';
-export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';
+export {
+  createRouter,
+  pathParameterNames,
+  type RouteEntry,
+  type RouteResult,
+  type Router,
+  templateToRegExp,
+} from './router.ts';
 export { operationKey, versionOf, versionsOf } from './version-of.ts';

@@ -50,6 +50,11 @@ export function templateToRegExp(template: string, capture = false): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** The parameter names of a path template, in order (`/orders/{id}/lines/{line}/` → `id`, `line`). */
+export function pathParameterNames(template: string): string[] {
+  return [...template.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1] as string);
+}
+
 /** A path's first segment (`tickets` of `/tickets/7/`). */
 const firstSegment = (path: string) => {
   const end = path.indexOf('/', 1);

@@ -7,7 +7,7 @@
  * their type admits the value. An object schema without `properties` is free-form: nothing in it is
  * unknown.
  */
-import { deref, type Json } from '../contract/index.ts';
+import { combinedSchemasOf, deref, type Json } from '../contract/index.ts';
 
 export interface WalkSink {
   unknown(field: string): void;
@@ -41,9 +41,7 @@ function applicable(document: Json, schemas: Json[], value: unknown, depth = 0):
     if (!schema || typeof schema !== 'object' || depth > 32) continue;
     if (!admits(schema, value)) continue;
     out.push(schema);
-    out.push(...applicable(document, schema.allOf ?? [], value, depth + 1));
-    const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
-    out.push(...applicable(document, branches, value, depth + 1));
+    out.push(...applicable(document, combinedSchemasOf(schema), value, depth + 1));
   }
   return out;
 }

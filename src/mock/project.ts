@@ -6,7 +6,7 @@
  * {@link recordJson} remembers the JSON text of a stored record's projection (records are never
  * changed in place, ./state.ts), so a record read again is not projected nor serialized again.
  */
-import { deref, type Json } from '../contract/index.ts';
+import { combinedSchemasOf, deref, type Json } from '../contract/index.ts';
 
 export interface Projector {
   (value: unknown): unknown;
@@ -38,7 +38,7 @@ export function createProjector(document: Json): (schema: Json) => Projector {
         properties.set(name, [...(properties.get(name) ?? []), property]);
       }
       if (b.items) items.push(b.items);
-      for (const key of ['allOf', 'anyOf', 'oneOf']) for (const child of b[key] ?? []) visit(child);
+      for (const child of combinedSchemasOf(b)) visit(child);
     };
     visit(schema);
     const itemProjector =

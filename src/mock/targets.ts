@@ -3,7 +3,15 @@
  * declaration from ./resources.ts, precompiled validators, the projection on its response schema,
  * its path pattern and examples). An operation without a declaration is a build error.
  */
-import { type Bundle, deref, type Json, listExamples, templateToRegExp } from '../contract/index.ts';
+import {
+  type Bundle,
+  deref,
+  type Json,
+  listExamples,
+  pathParameterNames,
+  responseMediaOf,
+  templateToRegExp,
+} from '../contract/index.ts';
 import { validatorsOf } from '../validation/index.ts';
 import { createProjector } from './project.ts';
 import { OPERATION_DECLS } from './resources.ts';
@@ -17,7 +25,7 @@ export function targetsOf(bundles: Bundle[]) {
     return bundle.operations.map((operation) => {
       const decl = OPERATION_DECLS[operation.operationId];
       if (!decl) throw new Error(`the mock has no declaration for ${operation.operationId} (src/mock/resources.ts)`);
-      const media = deref(bundle.document, operation.operation.responses?.['200'])?.content?.['application/json'];
+      const media = responseMediaOf(bundle.document, operation);
       const exampleValues = Object.fromEntries(
         Object.entries<Json>(media?.examples ?? {}).map(([name, example]) => [
           name,
@@ -32,7 +40,7 @@ export function targetsOf(bundles: Bundle[]) {
         decl,
         project: media?.schema ? projector(media.schema) : (v) => v,
         pathPattern: templateToRegExp(operation.path, true),
-        pathNames: [...operation.path.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1] as string),
+        pathNames: pathParameterNames(operation.path),
         examples:
           listing.find((l) => l.version === bundle.version && l.operationId === operation.operationId)?.examples ?? {},
         exampleValues,

@@ -7,7 +7,15 @@
  *   override('get', '/tickets/{id}/', ({ params }) => ({ ...ticket, id: params.id, status: 'closed' }))
  */
 import type { DefaultPaths } from '../../generated/types/index.ts';
-import { type Bundle, deref, type Json, templateToRegExp, VERSION_HEADER, versionOf } from '../contract/index.ts';
+import {
+  type Bundle,
+  deref,
+  type Json,
+  pathParameterNames,
+  templateToRegExp,
+  VERSION_HEADER,
+  versionOf,
+} from '../contract/index.ts';
 
 type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
 
@@ -114,7 +122,7 @@ export function compileOverrides(overrides: readonly Override[], bundles: readon
     const schemas = new Map<string, Json>(
       operation.parameters.map((p: Json) => [`${p.in}.${p.name}`, deref(bundle.document, p.schema)]),
     );
-    const names = [...entry.path.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1] as string);
+    const names = pathParameterNames(entry.path);
     return { override: entry, pattern: templateToRegExp(entry.path, true), names, schemas, document: bundle.document };
   });
   const prefix = base.pathname.replace(/\/$/, '');

@@ -11,6 +11,7 @@ import {
   type Bundle,
   type BundleOperation,
   createRouter,
+  pathParameterNames,
   type RouteResult,
   templateToRegExp,
   VERSION_HEADER,
@@ -86,7 +87,7 @@ export function createExchangeChecker(bundles: Bundle[]): ExchangeChecker {
         version: bundle.version,
         validator: validators.get(operation) as OperationValidator,
         pathPattern: templateToRegExp(operation.path, true),
-        pathNames: [...operation.path.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1] as string),
+        pathNames: pathParameterNames(operation.path),
       },
     }));
   });

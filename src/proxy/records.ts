@@ -7,7 +7,14 @@
  * says where, the model says what. A record of another version's shape (`SubscriptionV20230210`)
  * is another component, so it is not taken.
  */
-import { type Bundle, type BundleOperation, deref, type Json } from '../contract/index.ts';
+import {
+  type Bundle,
+  type BundleOperation,
+  combinedSchemasOf,
+  deref,
+  type Json,
+  responseMediaOf,
+} from '../contract/index.ts';
 import { describeModel, type FixtureCollection } from '../mock/index.ts';
 
 export type Collection = FixtureCollection;
@@ -45,9 +52,7 @@ function refSites(
     if (seen.has(node.$ref)) return out;
     return [...out, ...refSites(document, deref(document, node), path, new Set([...seen, node.$ref]))];
   }
-  for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
-    for (const branch of node[keyword] ?? []) out.push(...refSites(document, branch, path, seen));
-  }
+  for (const branch of combinedSchemasOf(node)) out.push(...refSites(document, branch, path, seen));
   for (const [name, child] of Object.entries<Json>(node.properties ?? {})) {
     out.push(...refSites(document, child, [...path, name], seen));
   }
@@ -59,9 +64,7 @@ function refSites(
 function successSchema(bundle: Bundle, operation: BundleOperation): Json {
   const responses = operation.operation.responses ?? {};
   const code = '200' in responses ? '200' : Object.keys(responses).find((c) => /^2/.test(c));
-  return code === undefined
-    ? undefined
-    : deref(bundle.document, responses[code])?.content?.['application/json']?.schema;
+  return code === undefined ? undefined : responseMediaOf(bundle.document, operation, code)?.schema;
 }
 
 export interface RecordModel {

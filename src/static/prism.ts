@@ -6,7 +6,15 @@ import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { createInstance, getHttpOperationsFromSpec, type IHttpConfig, type IHttpRequest } from '@stoplight/prism-http';
 import type { IHttpOperation } from '@stoplight/types';
-import { type Bundle, deref, type Json, listExamples, templateToRegExp, VERSION_HEADER } from '../contract/index.ts';
+import {
+  type Bundle,
+  deref,
+  type Json,
+  listExamples,
+  pathParameterNames,
+  templateToRegExp,
+  VERSION_HEADER,
+} from '../contract/index.ts';
 import type { Violation } from '../http/index.ts';
 import type { PrismViolation } from './refusal.ts';
 
@@ -26,7 +34,7 @@ export interface Target {
  * which takes `1e3` or `0x10` for integers; a real server's integer route does not.
  */
 function strictPathCheck(template: string, parameters: Json[], document: Json): (pathname: string) => Violation[] {
-  const names = [...template.matchAll(/\{([^}/]+)\}/g)].map((m) => m[1] as string);
+  const names = pathParameterNames(template);
   const integers = new Set(
     parameters
       .filter((p) => p?.in === 'path' && [deref(document, p.schema)?.type].flat().includes('integer'))

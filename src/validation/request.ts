@@ -10,7 +10,14 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import { type Bundle, type BundleOperation, deref, type Json } from '../contract/index.ts';
+import {
+  type Bundle,
+  type BundleOperation,
+  deref,
+  type Json,
+  jsonMediaOf,
+  responseMediaOf,
+} from '../contract/index.ts';
 import { ajvWithBundle } from './ajv.ts';
 import { formatField, type Violation } from './field.ts';
 import { preview, ruleMessage } from './message.ts';
@@ -232,10 +239,10 @@ function operationValidator(
   };
   const validatePath: ValidateFunction = lazy(() => pathSchema);
   const requestBody = deref(document, operation.operation.requestBody);
-  const bodySchema = requestBody?.content?.['application/json']?.schema;
+  const bodySchema = jsonMediaOf(document, requestBody)?.schema;
   const validateBody: ValidateFunction | undefined = bodySchema ? lazy(() => rebase(bodySchema, id)) : undefined;
   const resolvedBody = bodySchema ? deref(document, bodySchema) : undefined;
-  const responseSchema = deref(document, operation.operation.responses?.['200'])?.content?.['application/json']?.schema;
+  const responseSchema = responseMediaOf(document, operation)?.schema;
   let validateResponse: ValidateFunction | undefined;
 
   return {

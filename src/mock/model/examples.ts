@@ -5,7 +5,7 @@
  * of its collection (each collection's `atExampleKey`), in a state the operation's example request
  * is accepted in. ./links.ts then completes both sides of every relation they name.
  */
-import { type Bundle, deref, type Json } from '../../contract/index.ts';
+import { type Bundle, deref, type Json, jsonMediaOf, responseMediaOf } from '../../contract/index.ts';
 import { checkResponseOf } from '../../validation/index.ts';
 import type { CollectionDecl, ExampleContext, Rec, StoreData } from './types.ts';
 
@@ -23,7 +23,7 @@ export function exampleValues(bundles: Bundle[], operationId: string): Json[] {
   const out: Json[] = [];
   for (const bundle of bundles) {
     const operation = bundle.operations.find((o) => o.operationId === operationId);
-    const media = deref(bundle.document, operation?.operation.responses?.['200'])?.content?.['application/json'];
+    const media = responseMediaOf(bundle.document, operation);
     for (const example of Object.values<Json>(media?.examples ?? {})) out.push(deref(bundle.document, example)?.value);
     if (media?.example !== undefined) out.push(media.example);
   }
@@ -132,7 +132,7 @@ export function exampleRequests(bundles: Bundle[], operationId: string): Rec[] {
   const out: Rec[] = [];
   for (const bundle of bundles) {
     const operation = bundle.operations.find((o) => o.operationId === operationId);
-    const media = deref(bundle.document, operation?.operation.requestBody)?.content?.['application/json'];
+    const media = jsonMediaOf(bundle.document, operation?.operation.requestBody);
     for (const example of Object.values<Json>(media?.examples ?? {})) out.push(deref(bundle.document, example)?.value);
     if (media?.example !== undefined) out.push(media.example);
   }

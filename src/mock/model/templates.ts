@@ -3,14 +3,14 @@
  * the first bundle serving it. Seeded records start as a copy of their template, so every field the
  * contract requires is there with a value of the right type.
  */
-import { type Bundle, deref, type Json } from '../../contract/index.ts';
+import { type Bundle, deref, type Json, responseMediaOf } from '../../contract/index.ts';
 import type { Rec } from './types.ts';
 
 /** The first example value of the 200 response of `operationId` in `bundle` (a deep copy). */
 export function exampleOf(bundle: Bundle, operationId: string): Json {
   const operation = bundle.operations.find((o) => o.operationId === operationId);
   if (!operation) throw new Error(`${operationId} is not in ${bundle.version}`);
-  const media = deref(bundle.document, operation.operation.responses?.['200'])?.content?.['application/json'];
+  const media = responseMediaOf(bundle.document, operation);
   const first = media?.example ?? deref(bundle.document, Object.values<Json>(media?.examples ?? {})[0])?.value;
   if (first === undefined) throw new Error(`${operationId} (${bundle.version}) has no 200 example`);
   return structuredClone(first);
