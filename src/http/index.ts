@@ -30,5 +30,6 @@ export {
   routeRefusal,
   summarize,
   unauthorized,
+  unsupportedMediaType,
 } from './refusals.ts';
 export { isDecodablePath, parseTarget } from './target.ts';

@@ -89,3 +89,9 @@ export function malformedJson(error: Error, context: Context): Refusal {
   const violation = { field: 'body', rule: 'json', message, location: ['body'] };
   return refusal('malformedJson', 'The request body is not valid JSON.', [violation], context);
 }
+
+/** 415: a body in a media type (rule `content-type`) or charset (rule `charset`) the server does not read. */
+export function unsupportedMediaType(rule: 'content-type' | 'charset', message: string, context: Context): Refusal {
+  const violation = { field: 'header.Content-Type', rule, message, location: ['header', 'Content-Type'] };
+  return refusal('unsupportedMediaType', `header.Content-Type: ${message}`, [violation], context);
+}

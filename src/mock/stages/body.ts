@@ -4,7 +4,7 @@
  * parse (400). Validation against the schema is the next stage's. A body sent to a write that
  * takes none is refused (415), as `--static` (Prism) and the real API do.
  */
-import { fieldRefusal, isJsonMediaType, malformedJson, refusal } from '../../http/index.ts';
+import { fieldRefusal, isJsonMediaType, malformedJson, unsupportedMediaType } from '../../http/index.ts';
 import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
 import { tooLarge } from './scenario.ts';
@@ -30,16 +30,7 @@ function refuseBody(context: RequestContext, bytes: Uint8Array | 'too-large'): R
   if (bytes !== 'too-large' && bytes.length === 0) return undefined;
   // A body the operation does not take: not guessed away (the real API answers 415 too).
   const message = `${context.problem.operation} takes no request body; send none (no Content-Type, no bytes).`;
-  const violation = {
-    field: 'header.Content-Type',
-    rule: 'content-type',
-    message,
-    location: ['header', 'Content-Type'],
-  };
-  return refuseRouted(
-    context,
-    refusal('unsupportedMediaType', `header.Content-Type: ${message}`, [violation], context.problem),
-  );
+  return refuseRouted(context, unsupportedMediaType('content-type', message, context.problem));
 }
 
 function parseJson(context: RequestContext, bytes: Uint8Array | 'too-large'): RawResponse | undefined {
@@ -50,26 +41,13 @@ function parseJson(context: RequestContext, bytes: Uint8Array | 'too-large'): Ra
   if (contentType !== undefined && !isJsonMediaType(contentType)) {
     // Not JSON: the API speaks only JSON.
     const message = `Unsupported content type "${contentType}"; send Content-Type: application/json.`;
-    const violation = {
-      field: 'header.Content-Type',
-      rule: 'content-type',
-      message,
-      location: ['header', 'Content-Type'],
-    };
-    return refuseRouted(
-      context,
-      refusal('unsupportedMediaType', `header.Content-Type: ${message}`, [violation], context.problem),
-    );
+    return refuseRouted(context, unsupportedMediaType('content-type', message, context.problem));
   }
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     // JSON is UTF-8 (RFC 8259 §8.1): bytes declared in another charset would be misread.
     const message = `Unsupported charset "${charset}"; JSON bodies are UTF-8 (Content-Type: application/json; charset=utf-8).`;
-    const violation = { field: 'header.Content-Type', rule: 'charset', message, location: ['header', 'Content-Type'] };
-    return refuseRouted(
-      context,
-      refusal('unsupportedMediaType', `header.Content-Type: ${message}`, [violation], context.problem),
-    );
+    return refuseRouted(context, unsupportedMediaType('charset', message, context.problem));
   }
   let text: string;
   try {
