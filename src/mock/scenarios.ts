@@ -34,7 +34,7 @@ export function parseFailure(text: string): Failure | undefined {
 
 /**
  * The scenario of a request: the rules matching the operation (its operationId or `METHOD /path/`),
- * then the request's own tokens over them (`asked`, parsed from its `Prefer` header by ../prefer.ts).
+ * then the request's own tokens over them (`asked`, parsed from its `Prefer` header by ./prefer.ts).
  */
 export function scenarioOf(asked: Scenario, operation: readonly string[], rules: readonly Scenario[]): Scenario {
   const scenario: Scenario = {};

@@ -95,7 +95,7 @@ export interface MockServer {
   port: number;
   /** API versions served, newest first. */
   versions: string[];
-  /** Number of operations served, counted once per operation (19). */
+  /** Number of operations served, counted once per method and path (the operation table's size). */
   operations: number;
   /** `stateful` (the data-backed engine) or `static` (Prism examples). */
   mode: 'stateful' | 'static';
