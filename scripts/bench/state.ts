@@ -6,13 +6,17 @@
  *   2. restart time with a state file holding 100,000 records (200 tokens × 500 tickets, written
  *      with the journal directly): spawn to listening, and to the first read of a reloaded token;
  *   3. RSS of the mock's process while 5,000 tokens each write once (the eviction test's load),
- *      beside its RSS at start and the documented memory budget of the token states.
+ *      beside its RSS at start and the documented memory budget of the token states;
+ *   4. compaction beside the answers (issue 31): 4,000 tokens write (the file grows past the
+ *      compaction threshold), every state is reset, the 4,000 write again; a reader GETs all along:
+ *      the worst GET and the worst write, and the compactions seen (the file's inode changing).
  * The mock runs in a child process (`node --import tsx src/cli/bin.ts mock`, one process, so /proc
  * gives its RSS); wrk and the small drivers run here, on 127.0.0.1.
- * Usage: tsx scripts/bench/state.ts [--seconds S] [--records N] [--parts writes,restart,eviction]
+ * Usage: tsx scripts/bench/state.ts [--seconds S] [--records N] [--parts writes,restart,eviction,compaction]
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,7 +30,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
     records: { type: 'string', default: '100000' },
-    parts: { type: 'string', default: 'writes,restart,eviction' },
+    parts: { type: 'string', default: 'writes,restart,eviction,compaction' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -181,12 +185,84 @@ async function eviction(rows: BenchRow[]): Promise<void> {
   }
 }
 
+/** One request over `agent`; resolves with its status and milliseconds. */
+function timed(agent: Agent, url: string, method: string, token: string, body?: string) {
+  const started = performance.now();
+  return new Promise<{ status: number; ms: number }>((resolve, reject) => {
+    const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    const req = request(url, { agent, method, headers }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, ms: performance.now() - started }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** 4,000 tokens each write a ticket with a 2 KB subject, 20 at a time; the worst answer. */
+async function writeEvery(url: string, agent: Agent, round: number): Promise<number> {
+  let next = 0;
+  let worst = 0;
+  const subject = 'y'.repeat(2048);
+  const writer = async () => {
+    for (let t = next++; t < 4000; t = next++) {
+      const body = JSON.stringify({ subject: `${round} ${subject}` });
+      const { status, ms } = await timed(agent, `${url}/tickets/${(t % 50) + 1}/`, 'PATCH', `many-${t}`, body);
+      if (status !== 200) throw new Error(`a write answered ${status}`);
+      worst = Math.max(worst, ms);
+    }
+  };
+  await Promise.all(Array.from({ length: 20 }, writer));
+  return worst;
+}
+
+async function compaction(rows: BenchRow[]): Promise<void> {
+  const file = join(dir, 'compaction.jsonl');
+  const mock = await startMock(['--state', file]);
+  const agent = new Agent({ keepAlive: true, maxSockets: 21 });
+  let reading = true;
+  let worstGet = 0;
+  const inodes = new Set<number>();
+  const reader = (async () => {
+    while (reading) {
+      const { ms } = await timed(agent, `${mock.url}/tickets/1/`, 'GET', 'many-1');
+      worstGet = Math.max(worstGet, ms);
+      inodes.add(statSync(file).ino);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  let worstWrite = await writeEvery(mock.url, agent, 1);
+  const reset = await timed(agent, `${mock.url}/__mock/reset`, 'POST', 'many-1', '{"scope":"all"}');
+  worstWrite = Math.max(worstWrite, reset.ms, await writeEvery(mock.url, agent, 2));
+  reading = false;
+  await reader;
+  agent.destroy();
+  const size = statSync(file).size / 1024 / 1024;
+  await mock.stop();
+  const seen = `${inodes.size - 1} compactions seen, file ${size.toFixed(1)} MB at the end`;
+  rows.push(
+    {
+      part: 'compaction',
+      measure: `worst GET, 4,000 tokens writing twice, a reset of every state between (${seen})`,
+      value: `${worstGet.toFixed(0)} ms`,
+      target: '< 1000 ms',
+    },
+    {
+      part: 'compaction',
+      measure: 'worst write (PATCH or the reset), the same run',
+      value: `${worstWrite.toFixed(0)} ms`,
+      target: '< 1000 ms',
+    },
+  );
+}
+
 ensureWrk();
 const rows: BenchRow[] = [];
 const parts = new Set(values.parts.split(','));
 if (parts.has('writes')) await writes(rows);
 if (parts.has('restart')) await restart(rows);
 if (parts.has('eviction')) await eviction(rows);
+if (parts.has('compaction')) await compaction(rows);
 printBenchTable(
   `Durable state (load average ${loadavg()
     .map((n) => n.toFixed(2))

@@ -2,8 +2,10 @@
  * The `conformance` command (`npm run conformance -- …`, `store-admin-contract conformance …`):
  * calls the operations of every API version on a running server and reports each response that
  * breaks the contract (operation, version, field, rule). Read-only operations only, unless
- * --allow-writes (writes send the contract's request examples: they change data). Exit codes
- * (./exit-codes.ts): 0 conformant, 1 at least one violation, 2 usage error, 3 the run failed.
+ * --allow-writes (writes send the contract's request examples: they change data; the token's state
+ * on the mock is reset first, so a second run passes as the first). Exit codes
+ * (./exit-codes.ts): 0 conformant, 1 at least one violation, 2 usage error, 3 the run failed (the
+ * server unreachable, or calls without an answer and no violation).
  */
 import { type ConformanceReport, runConformance } from '../conformance/index.ts';
 import { CommandError, EXIT, type ExitCode } from './exit-codes.ts';
@@ -12,7 +14,8 @@ import { paramsOf, parseServerFlags, serverOf } from './server-flags.ts';
 export const CONFORMANCE_USAGE = `conformance --base-url URL --token TOKEN [options]
   --base-url URL      the server's admin API root, e.g. http://127.0.0.1:4010 (or env CONFORMANCE_BASE_URL)
   --token TOKEN       a bearer token holding the operations' scopes (or env CONFORMANCE_TOKEN)
-  --allow-writes      also call the write operations with the contract's request examples (changes data!)
+  --allow-writes      also call the write operations with the contract's request examples (changes data!);
+                      first resets the token's state on the mock (POST /__mock/reset), so each run starts seeded
   --param NAME=VALUE  a path parameter value, for every operation (id=42) or one (getTicket.id=42); repeatable
   --version V         only this API version; repeatable
   --json              print the report as JSON
@@ -24,6 +27,7 @@ function printReport(report: ConformanceReport, allowWrites: boolean): void {
   console.log(
     `Contract check of ${report.baseUrl}: ${responses.length} operation calls${allowWrites ? ' (writes included)' : ' (read-only)'}`,
   );
+  if (report.stateReset) console.log(`  state: ${report.stateReset.message}`);
   const width = (pick: (c: (typeof report.checks)[number]) => string) =>
     Math.max(0, ...report.checks.map((c) => pick(c).length));
   const [pathWidth, operationWidth] = [width((c) => c.path), width((c) => c.operation)];
@@ -72,5 +76,13 @@ export async function runConformanceCommand(args: string[]): Promise<ExitCode> {
 
   if (values.json) console.log(JSON.stringify(report, null, 2));
   else printReport(report, values['allow-writes'] ?? false);
+  // A call with no answer (rule `network`) says nothing about the contract: exit 3 unless a real break was found.
+  const unanswered = report.violations.filter((v) => v.rule === 'network');
+  if (unanswered.length === report.violations.length && unanswered[0]) {
+    const { operation, version, message } = unanswered[0];
+    throw new CommandError(
+      `Conformance run failed: ${unanswered.length} call(s) got no answer from ${report.baseUrl}, the first ${operation} (${version}): ${message}`,
+    );
+  }
   return report.violations.length === 0 ? EXIT.ok : EXIT.contractBreak;
 }

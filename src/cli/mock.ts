@@ -13,6 +13,7 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_PORT,
   DEFAULT_SEED,
+  exposesAdmin,
   FixtureError,
   type MockLimits,
   type MockServer,
@@ -23,9 +24,12 @@ import {
 import { CommandError, UsageError } from './exit-codes.ts';
 
 export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--max-records N] [--max-state-bytes N]
-     [--data FILE] [--state FILE]
+     [--data FILE] [--state FILE] [--strict-query] [--admin-token T]
      [--fail F[:OP]] [--delay MS[:OP]] [--static [--dynamic]] [--bundles-dir DIR] [--quiet] [--examples]
-  --port, --host   where to listen (default 127.0.0.1:4010; the PORT and HOST variables are read too, flags win)
+  --port, --host   where to listen (default 127.0.0.1:4010; the PORT and HOST variables are read too, flags win);
+                   a host beyond loopback exposes the admin endpoints (/__mock/): a warning at start
+  --admin-token T  every admin request must carry T (header X-Mock-Admin-Token; in a browser, open
+                   /__mock/?admin_token=T once, which sets a cookie)
   --seed S         seed of the generated store: same seed, same data (default "${DEFAULT_SEED}")
   --page-size N    records per list page (default ${DEFAULT_PAGE_SIZE})
   --shared-state   one state for every token (default: one state per bearer token)
@@ -33,6 +37,8 @@ export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N]
   --max-state-bytes N  JSON bytes of records a token's state may hold of its own (default ${DEFAULT_LIMITS.maxStateBytes})
   --data FILE      JSON fixtures (records per resource) replacing the seeded ones, checked against the contract
   --state FILE     keep every token's writes and snapshots in FILE (created if missing): a restart restores them
+  --strict-query   refuse a query parameter the operation does not declare (400); by default it is ignored
+                   and named in the X-Mock-Unknown-Query header and the request log
   --static         serve the contract's examples with Prism instead of the data-backed store
   --dynamic        with --static: data generated from the schemas by Prism (same --seed, same data)
   --fail F[:OP]    answer every request (or operation OP's) with a failure: 429, 503 (with Retry-After),
@@ -54,10 +60,12 @@ function parse(args: string[]) {
         seed: { type: 'string', default: DEFAULT_SEED },
         'page-size': { type: 'string' },
         'shared-state': { type: 'boolean', default: false },
+        'strict-query': { type: 'boolean', default: false },
         'max-records': { type: 'string' },
         'max-state-bytes': { type: 'string' },
         data: { type: 'string' },
         state: { type: 'string' },
+        'admin-token': { type: 'string' },
         fail: { type: 'string', multiple: true },
         delay: { type: 'string', multiple: true },
         'bundles-dir': { type: 'string' },
@@ -135,12 +143,13 @@ function scenariosOf(values: Values, isStatic: boolean, limits: Partial<MockLimi
     (values.data !== undefined ||
       values.state !== undefined ||
       values['shared-state'] ||
+      values['strict-query'] ||
       values['page-size'] !== undefined ||
       Object.keys(limits).length > 0 ||
       flags.length > 0)
   ) {
     throw new UsageError(
-      '--data, --state, --shared-state, --page-size, --max-records, --max-state-bytes, --fail and --delay apply to the data-backed mock, not to --static.',
+      '--data, --state, --shared-state, --strict-query, --page-size, --max-records, --max-state-bytes, --fail and --delay apply to the data-backed mock, not to --static.',
     );
   }
   return flags.map(([flag, text]) => {
@@ -154,6 +163,7 @@ function scenariosOf(values: Values, isStatic: boolean, limits: Partial<MockLimi
 
 /** A start failure as one line: a refused data/state file is a usage error, a listen failure says what to set. */
 function startFailure(error: NodeJS.ErrnoException, host: string, port: number): Error {
+  if (error instanceof StateFileError && error.kind === 'unavailable') return new CommandError(error.message);
   if (error instanceof FixtureError || error instanceof StateFileError) return new UsageError(error.message);
   const set = (variable: string, flag: string) => `set ${variable} (or ${flag})`;
   if (error.code === 'EADDRINUSE')
@@ -192,13 +202,17 @@ function printBanner(mock: MockServer, values: Values, pageSize: number): void {
     `  versions: ${mock.versions.join(', ')} (header ${VERSION_HEADER}; without it, each endpoint's newest version)`,
   );
   const serving = !isStatic
-    ? `a seeded store (seed "${seed}", ${pageSize} per page, ${values['shared-state'] ? 'one shared state' : 'one state per token'}${values.data ? `, data from ${values.data}` : ''})`
+    ? `a seeded store (seed "${seed}", ${pageSize} per page, ${values['shared-state'] ? 'one shared state' : 'one state per token'}${values['strict-query'] ? ', unknown query parameters refused' : ''}${values.data ? `, data from ${values.data}` : ''})`
     : dynamic
       ? `dynamic data (seed "${seed}")`
       : 'examples';
   console.log(`  ${mock.operations} operations, ${serving}; any "Authorization: Bearer <token>" is accepted`);
   if (mock.state) console.log(`  state file ${mock.state.path} (${mock.state.entries} entries loaded)`);
   if (!isStatic) console.log(`  inspector (requests, states, snapshots): ${mock.url}/__mock/`);
+  if (!isStatic && exposesAdmin(values.host ?? process.env.HOST ?? DEFAULT_HOST))
+    console.warn(
+      `  warning: --host ${mock.host} exposes the admin endpoints (/__mock/: every token's requests and state, reset of every state) beyond loopback: ${values['admin-token'] === undefined ? 'whoever reaches this address can read and reset them (--admin-token T requires a secret' : 'they need --admin-token (sent in clear over http'}; docs/mock.md#admin-surface-exposure)`,
+    );
   console.log(`  API reference with try-it: ${mock.url}/docs/`);
   console.log('  press Ctrl-C to stop');
 }
@@ -215,6 +229,7 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
 
   const port = portOf(values);
   const host = values.host ?? process.env.HOST ?? DEFAULT_HOST;
+  if (values['admin-token'] === '') throw new UsageError('--admin-token must not be empty');
   const { dynamic, seed } = values;
   const isStatic = values.static || dynamic;
   const pageSize = pageSizeOf(values);
@@ -226,8 +241,11 @@ export async function runMockCommand(args: string[], defaults: { bundlesDir?: st
     host,
     port,
     seed,
-    ...(isStatic ? { static: true, dynamic } : { pageSize, sharedState: values['shared-state'], scenarios, limits }),
+    ...(isStatic
+      ? { static: true, dynamic }
+      : { pageSize, sharedState: values['shared-state'], strictQuery: values['strict-query'], scenarios, limits }),
     ...(values.data !== undefined && { dataFile: values.data }),
+    ...(values['admin-token'] !== undefined && { adminToken: values['admin-token'] }),
     ...(values.state !== undefined && { statePath: values.state, warn: (line: string) => console.warn(line) }),
     ...(bundlesDir !== undefined && { bundlesDir }),
     ...(!values.quiet && { log: (line: string) => console.log(line) }),

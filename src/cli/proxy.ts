@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import {
   DEFAULT_PROXY_PORT,
   DEFAULT_RECORD_LIMIT,
+  DEFAULT_RECORD_MAX_BYTES,
   DEFAULT_REDACT,
   DEFAULT_UPSTREAM_TIMEOUT_MS,
   formatSummary,
@@ -15,20 +16,25 @@ import {
   startProxy,
   VIOLATIONS_HEADER,
 } from '../proxy/index.ts';
-import { CommandError, UsageError } from './exit-codes.ts';
+import { CommandError, EXIT, UsageError } from './exit-codes.ts';
 
-export const PROXY_USAGE = `proxy --upstream URL [--port N] [--host H] [--record FILE] [--record-limit N]
-      [--redact FIELDS] [--strict] [--upstream-timeout MS] [--held-bytes N] [--quiet]
+export const PROXY_USAGE = `proxy --upstream URL [--port N] [--host H] [--record FILE [--force]] [--record-limit N]
+      [--record-max-bytes N] [--redact FIELDS] [--strict] [--upstream-timeout MS] [--held-bytes N] [--quiet]
   --upstream URL        the real API's root, e.g. https://staging.example.com/api/admin
   --port, --host        where to listen (default 127.0.0.1:${DEFAULT_PROXY_PORT}; --port 0 picks a free one)
   --record FILE         write every 2xx JSON exchange to FILE, loadable by "mock --data FILE" and read by "drift"
+  --force               replace the recording FILE already holds (default: refuse to start, exit 3)
   --record-limit N      exchanges kept, and records per collection (default ${DEFAULT_RECORD_LIMIT})
-  --redact FIELDS       comma-separated fields faked in the recording (default ${DEFAULT_REDACT.join(',')}; "none" for none)
+  --record-max-bytes N  bytes of answers the recording holds, in memory and in FILE (default ${DEFAULT_RECORD_MAX_BYTES});
+                        past it exchanges are dropped (counted in $recording.dropped)
+  --redact FIELDS       comma-separated personal fields faked in the recording (default ${DEFAULT_REDACT.join(',')};
+                        "none" for none); credentials and payment data (card_token, auth_code, ?access_token=…)
+                        are faked always
   --strict              refuse a request that breaks the contract with the mock's problem (default: forward and report)
   --upstream-timeout MS time the upstream has to answer (default ${DEFAULT_UPSTREAM_TIMEOUT_MS}), then 504
   --held-bytes N        answers up to N bytes are checked before they are sent, the total in the header
                         (default ${HELD_BYTES}); longer ones stream, the total in a trailer
-  --quiet               no log line per exchange (violations are still logged)
+  --quiet               no log line per exchange (violations and recording write failures are still printed)
   Each answer carries ${VIOLATIONS_HEADER}; GET ${REPORT_PATH} is the report so far.
   docs/proxy.md documents the loop: record, serve as fixtures, report drift.`;
 
@@ -50,6 +56,8 @@ function parse(args: string[]) {
         host: { type: 'string' },
         record: { type: 'string' },
         'record-limit': { type: 'string' },
+        'record-max-bytes': { type: 'string' },
+        force: { type: 'boolean' },
         redact: { type: 'string' },
         strict: { type: 'boolean' },
         'upstream-timeout': { type: 'string' },
@@ -88,6 +96,8 @@ export async function runProxyCommand(args: string[]): Promise<'help' | 'running
     ...(values.host !== undefined && { host: values.host }),
     ...(values.record !== undefined && { record: values.record }),
     recordLimit: positiveInteger('--record-limit', values['record-limit'], DEFAULT_RECORD_LIMIT),
+    recordMaxBytes: positiveInteger('--record-max-bytes', values['record-max-bytes'], DEFAULT_RECORD_MAX_BYTES),
+    overwrite: values.force ?? false,
     ...(redact && { redact }),
     strict: values.strict ?? false,
     upstreamTimeoutMs: positiveInteger('--upstream-timeout', values['upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_MS),
@@ -96,6 +106,7 @@ export async function runProxyCommand(args: string[]): Promise<'help' | 'running
     log: (line: string) => {
       if (!quiet || line.startsWith('  violation')) console.log(line);
     },
+    warn: (line: string) => console.error(line),
   };
 
   let started: Awaited<ReturnType<typeof startProxy>> | undefined;
@@ -103,7 +114,13 @@ export async function runProxyCommand(args: string[]): Promise<'help' | 'running
   const stop = async (signal: string) => {
     if (stopping || !started) return;
     stopping = true;
-    console.log(formatSummary(await started.close()));
+    try {
+      console.log(formatSummary(await started.close()));
+    } catch (error) {
+      // The last write of the recording failed: said plainly, exit 3 (never a stack trace).
+      console.error(`Proxy stopped (${signal}), but the recording was not written: ${(error as Error).message}.`);
+      process.exit(EXIT.internal);
+    }
     console.log(`Proxy stopped (${signal}).`);
     process.exit(0);
   };
@@ -114,6 +131,8 @@ export async function runProxyCommand(args: string[]): Promise<'help' | 'running
     if (error instanceof TypeError) throw new UsageError(error.message);
     if (error.code === 'EADDRINUSE')
       throw new CommandError(`Port ${port} is already in use: pick another with --port.`);
+    if (error.code === 'EEXIST')
+      throw new CommandError(`${error.message}: pass --force to replace it, or record to another file.`);
     if (error.path !== undefined) throw new CommandError(`Cannot write the recording ${values.record}: ${error.code}.`);
     throw new CommandError(`The proxy could not start: ${error.message}`);
   });
@@ -123,7 +142,7 @@ export async function runProxyCommand(args: string[]): Promise<'help' | 'running
   );
   if (values.record)
     console.log(
-      `  recording 2xx JSON exchanges to ${values.record} (redacted: ${(redact ?? DEFAULT_REDACT).join(', ') || 'nothing'})`,
+      `  recording 2xx JSON exchanges to ${values.record} (redacted: ${[...(redact ?? DEFAULT_REDACT), 'credentials and payment data'].join(', ')})`,
     );
   console.log(`  API reference: ${started.url}/docs/`);
   console.log('  press Ctrl-C to stop (prints the summary)');

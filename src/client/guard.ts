@@ -34,6 +34,14 @@ export function responseError(
 }
 
 /**
+ * Lets go of a response's body without waiting: a cancel may never settle (msw/node's does not,
+ * issue #27), and nothing is to be read from it.
+ */
+export function discard(response: Response): void {
+  response.body?.cancel().catch(() => {});
+}
+
+/**
  * The redirect `response` of `request` (openapi-fetch's requests carry `redirect: 'manual'`): a
  * same-origin redirect of a GET or HEAD is followed, at most MAX_REDIRECTS times; any other
  * (another origin, another method, a browser's hidden `opaqueredirect`) rejects with an
@@ -43,7 +51,7 @@ export async function followRedirects(fetch: Fetch, request: Request, response: 
   for (let hop = 1; response.type === 'opaqueredirect' || REDIRECT_STATUSES.includes(response.status); hop++) {
     const location = response.headers.get('Location') ?? '';
     if (response.status && !location) break;
-    await response.body?.cancel();
+    discard(response);
     let target: URL | undefined;
     try {
       if (location) target = new URL(location, request.url); // none: a browser's opaque redirect
@@ -110,7 +118,7 @@ function refuse(
   what: string,
   details?: { limit: number },
 ): AdminClientError {
-  response.body?.cancel().catch(() => {});
+  discard(response);
   return responseError(code, what, request, response, details);
 }
 

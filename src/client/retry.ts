@@ -8,11 +8,12 @@
  *   else a capped exponential backoff with jitter. A `Retry-After` longer than `maxRetryAfter`
  *   is not waited for: the response is returned as it is.
  * - `timeout` bounds the whole call: every attempt and wait, and the reading of the response;
- *   it rejects with a DOMException named `TimeoutError` (AbortSignal.timeout and AbortSignal.any:
- *   current browsers, Node 20.3+, Deno, Bun). {@link DEFAULT_TIMEOUT} unless set; `false` lifts it.
- *   The caller's `signal` aborts at any time, waits included, with the signal's reason.
+ *   it rejects with a DOMException named `TimeoutError`. {@link DEFAULT_TIMEOUT} unless set; `false`
+ *   lifts it. The caller's `signal` aborts at any time, waits included, with the signal's reason.
+ *   Every await of the call races its signal, and no body cancel is awaited (msw/node's never
+ *   settles, issue #27), so neither a transport nor a body can outlast the deadline.
  */
-import { checkedResponse, followRedirects, MAX_RESPONSE_BYTES } from './guard.ts';
+import { checkedResponse, discard, followRedirects, MAX_RESPONSE_BYTES } from './guard.ts';
 
 export interface RetryOptions {
   /** Attempts in total, the first one included (default 3; 1 turns retries off). */
@@ -103,6 +104,98 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** `promise`, or the signal's reason as soon as it aborts, whichever comes first. */
+function until<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const settle = () => signal.removeEventListener('abort', onAbort);
+    promise.then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * The signal of one call: the caller's, or the deadline's on a timer the call owns, and `end` to
+ * clear them. Not AbortSignal.any([…, AbortSignal.timeout()]): Node collects a timeout signal only
+ * any() holds, and after a garbage collection the deadline never came (issue #31). The timer roots
+ * the controller until `end` (the call failed, or its body was read or cancelled); unref'd in Node as
+ * AbortSignal.timeout's is, so it keeps no process alive on its own.
+ */
+function callSignal(caller: AbortSignal, deadline: number | false): { signal: AbortSignal; end: () => void } {
+  if (deadline === false) return { signal: caller, end: () => {} };
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(caller.reason);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    deadline,
+  );
+  (timer as { unref?: () => void }).unref?.();
+  if (caller.aborted) onAbort();
+  else caller.addEventListener('abort', onAbort, { once: true });
+  const end = () => {
+    clearTimeout(timer);
+    caller.removeEventListener('abort', onAbort);
+  };
+  return { signal: controller.signal, end };
+}
+
+/**
+ * `response` with a body that fails with the signal's reason once it aborts, whatever the transport
+ * does with the signal (one listener per body, not one per chunk); `end` is called when the body is
+ * read, fails or is cancelled (at once if there is none). The source's cancel is not awaited.
+ */
+function readUntil(response: Response, signal: AbortSignal, end: () => void): Response {
+  const { body, status, statusText, headers } = response;
+  // Nothing to read (openapi-fetch does not read an empty body): the call ends here.
+  if (body === null || headers.get('Content-Length') === '0') {
+    end();
+    return response;
+  }
+  const reader = body.getReader();
+  let output: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const finish = () => {
+    signal.removeEventListener('abort', onAbort);
+    end();
+  };
+  const stop = (reason: unknown) => {
+    finish();
+    reader.cancel(reason).catch(() => {});
+  };
+  const onAbort = () => {
+    output?.error(signal.reason);
+    stop(signal.reason);
+  };
+  const read = new ReadableStream<Uint8Array>({
+    start(controller) {
+      output = controller;
+    },
+    async pull(controller) {
+      const chunk = await reader.read().catch((error: unknown) => {
+        stop(error);
+        throw error;
+      });
+      if (signal.aborted) return; // the stream has failed already
+      if (!chunk.done) return controller.enqueue(chunk.value);
+      finish();
+      controller.close();
+    },
+    cancel: stop,
+  });
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return new Response(read, { status, statusText, headers });
+}
+
 export type Fetch = (request: Request) => Promise<Response>;
 /** The options of one call, and its last response (for the error of a body that does not parse). */
 export interface CallState extends RequestExtras {
@@ -112,6 +205,49 @@ export interface CallState extends RequestExtras {
 export type Send = (request: Request, call?: CallState) => Promise<Response>;
 
 const NO_EXTRAS: CallState = {};
+
+/**
+ * Sends `request` (with the call's `signal`) up to `attempts` times, each retry after its wait, and
+ * follows each attempt's redirects (guard.ts); the response that is not retried.
+ */
+async function attemptAll(
+  fetch: Fetch,
+  request: Request,
+  signal: AbortSignal,
+  options: RetryOptions,
+  attempts: number,
+): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const last = !(attempt < attempts);
+    // Keep the original intact while a later attempt may need its body again.
+    let current = last || request.body === null ? request : request.clone();
+    if (signal !== request.signal) current = new Request(current, { signal });
+    let response: Response | undefined;
+    let error: unknown;
+    try {
+      response = await until(fetch(current), signal);
+      // A redirect (3xx, or a browser's status 0 `opaqueredirect`) is the client's to follow or refuse.
+      const { status } = response;
+      if (status < 200 || (status > 299 && status < 400)) {
+        response = await until(followRedirects(fetch, current, response), signal);
+      }
+    } catch (caught) {
+      if (signal.aborted) throw signal.reason;
+      if (last || !(caught instanceof TypeError)) throw caught;
+      error = caught;
+    }
+    let delay: number | undefined;
+    if (response) {
+      if (last || !options.statuses.includes(response.status)) return response;
+      delay = retryAfterMs(response.headers.get('Retry-After'));
+      if ((delay ?? 0) > options.maxRetryAfter) return response;
+      discard(response);
+    }
+    delay ??= backoffMs(attempt, options);
+    options.onRetry?.({ method: request.method, url: request.url, attempt, delay, response, error });
+    await sleep(delay, signal);
+  }
+}
 
 /**
  * Wraps `fetch` with the client's retry and timeout defaults (each call may override them), its
@@ -126,37 +262,13 @@ export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Send {
     const attempts =
       enabled !== false && (options.methods as readonly string[]).includes(request.method) ? options.attempts : 1;
     if (request.redirect !== 'manual') request = new Request(request, { redirect: 'manual' });
-    const deadline = timeout === undefined ? DEFAULT_TIMEOUT : timeout;
-    const signal =
-      deadline === false ? request.signal : AbortSignal.any([request.signal, AbortSignal.timeout(deadline)]);
-    let response: Response | undefined;
-    for (let attempt = 1; ; attempt++) {
-      const last = !(attempt < attempts);
-      // Keep the original intact while a later attempt may need its body again.
-      let current = last || request.body === null ? request : request.clone();
-      if (signal !== request.signal) current = new Request(current, { signal });
-      let error: unknown;
-      try {
-        response = await fetch(current);
-        // A redirect (3xx, or a browser's status 0 `opaqueredirect`) is the client's to follow or refuse.
-        const { status } = response;
-        if (status < 200 || (status > 299 && status < 400)) response = await followRedirects(fetch, current, response);
-      } catch (caught) {
-        if (signal.aborted) throw signal.reason;
-        if (last || !(caught instanceof TypeError)) throw caught;
-        error = caught;
-        response = undefined;
-      }
-      let delay: number | undefined;
-      if (response) {
-        if (last || !options.statuses.includes(response.status)) break;
-        delay = retryAfterMs(response.headers.get('Retry-After'));
-        if ((delay ?? 0) > options.maxRetryAfter) break;
-        await response.body?.cancel();
-      }
-      delay ??= backoffMs(attempt, options);
-      options.onRetry?.({ method: request.method, url: request.url, attempt, delay, response, error });
-      await sleep(delay, signal);
+    const { signal, end } = callSignal(request.signal, timeout === undefined ? DEFAULT_TIMEOUT : timeout);
+    let response: Response;
+    try {
+      response = readUntil(await attemptAll(fetch, request, signal, options, attempts), signal, end);
+    } catch (error) {
+      end();
+      throw error;
     }
     response = checkedResponse(response, request, maxResponseBytes ?? MAX_RESPONSE_BYTES);
     if (call !== NO_EXTRAS) call.last = [response, request];

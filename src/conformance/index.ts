@@ -5,4 +5,4 @@
  * command and the test suites (the mock must be conformant; a deliberately wrong server must not).
  */
 export { Contract, type ResponseViolation } from '../validation/index.ts';
-export { buildPath, type ConformanceReport, requestExample, runConformance } from './run.ts';
+export { buildPath, type ConformanceReport, requestExample, runConformance, type StateReset } from './run.ts';

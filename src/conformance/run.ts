@@ -3,10 +3,14 @@
  * operation of each version bundle and validates the response against the contract.
  *
  * - Read-only operations (GET) always; writes only with `allowWrites` (they send the operation's
- *   request example, so they change data on a real server).
+ *   request example, so they change data on a real server). Before the writes, the token's state is
+ *   reset through the mock's admin endpoint (`POST /__mock/reset`), so every run starts from the
+ *   seeded data; a server without it answers that request with an error and is used as it is.
  * - Each operation is also called without a token, and must answer 401 (the only declared error).
  * - Path parameters come from `params` (`id=5`, or per operation `getTicket.id=5`), else from the
  *   contract's parameter examples.
+ * - A server that does not answer the first call is unreachable: the run rejects (`cannot reach`),
+ *   as the fuzzer's does; a call without an answer later is a `network` entry of the report.
  */
 import {
   type ApiVersion,
@@ -31,6 +35,11 @@ export interface ConformanceOptions {
   bundlesDir?: string;
   /** Per-request timeout. Default 10 s. */
   timeoutMs?: number;
+  /**
+   * With `allowWrites`: first reset the token's state (`POST /__mock/reset`, the mock's admin
+   * endpoint), so that a second run finds the records as the first did. Default true.
+   */
+  resetState?: boolean;
   /** Skip the "no token must give 401" check. */
   skipAuthCheck?: boolean;
   fetch?: typeof fetch;
@@ -53,8 +62,18 @@ export interface ConformanceCheck {
   violations: ConformanceViolation[];
 }
 
+/** The reset of the token's state before the writes: done, or why not (the server is not the mock). */
+export interface StateReset {
+  reset: boolean;
+  /** The answer's status; null when the server could not be reached. */
+  status: number | null;
+  message: string;
+}
+
 export interface ConformanceReport {
   baseUrl: string;
+  /** Present when the run asked for a reset (writes allowed, `resetState` not false). */
+  stateReset?: StateReset;
   checks: ConformanceCheck[];
   violations: ConformanceViolation[];
   skipped: { operation: string; version: string; reason: string }[];
@@ -90,6 +109,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const params = options.params ?? {};
   const timeoutMs = options.timeoutMs ?? 10_000;
   const report: ConformanceReport = { baseUrl, checks: [], violations: [], skipped: [] };
+  if (options.allowWrites && options.resetState !== false) {
+    report.stateReset = await resetState(doFetch, baseUrl, options.token, timeoutMs);
+  }
 
   for (const bundle of bundles) {
     if (options.versions && !options.versions.includes(bundle.version)) continue;
@@ -130,12 +152,45 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         report.violations.push(...violations);
       };
 
-      record('response', ...(await responseCheck(() => call(true), contract, operation)));
+      const answer = await responseCheck(() => call(true), contract, operation);
+      // Nothing answered the first call: the server is unreachable, no finding about the contract.
+      if (answer[0] === null && report.checks.length === 0) {
+        throw new Error(`cannot reach ${baseUrl}: ${answer[1][0]?.message}`);
+      }
+      record('response', ...answer);
       if (options.skipAuthCheck) continue;
       record('auth', ...(await authCheck(() => call(false))));
     }
   }
   return report;
+}
+
+/** Resets the token's state on the mock (`POST /__mock/reset`); never throws. */
+async function resetState(
+  doFetch: typeof fetch,
+  baseUrl: string,
+  token: string,
+  timeoutMs: number,
+): Promise<StateReset> {
+  try {
+    const response = await doFetch(`${baseUrl}/__mock/reset`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: '{}',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await response.text();
+    if (response.ok)
+      return { reset: true, status: response.status, message: 'the token’s state was reset (POST /__mock/reset)' };
+    const detail = text.replace(/\s+/g, ' ').slice(0, 200);
+    return {
+      reset: false,
+      status: response.status,
+      message: `POST /__mock/reset answered ${response.status} (not the mock?): the writes run against the data as it is${detail ? `; body: ${detail}` : ''}`,
+    };
+  } catch (error) {
+    return { reset: false, status: null, message: `POST /__mock/reset failed: ${describe(error)}` };
+  }
 }
 
 type Outcome = [status: number | null, violations: ResponseViolation[]];

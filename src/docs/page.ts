@@ -33,7 +33,10 @@ export function indexHtml(title: string): string {
     <label>API version <select id="docs-version" aria-label="API version"></select></label>
     <span id="docs-header" class="docs-header"></span>
     <label class="docs-base">Try-it base URL <input id="docs-base-url" type="url" spellcheck="false" aria-label="Try-it base URL"></label>
+    <span class="docs-token">Your try-it token <code id="docs-token"></code>
+      <button id="docs-reset" type="button">Reset my state</button> <span id="docs-reset-status" role="status"></span></span>
   </header>
+  <p id="docs-notice" class="docs-notice" role="status" hidden></p>
   <main class="docs-main"><elements-api id="docs-api" router="hash" layout="sidebar" hideExport="true" tryItCredentialsPolicy="same-origin"></elements-api></main>
   <noscript>The reference needs JavaScript. The OpenAPI documents are in assets/api.js.</noscript>
   <script src="${ASSETS.data}"></script>
@@ -64,7 +67,14 @@ body { display: flex; flex-direction: column; font: 14px/1.4 system-ui, sans-ser
 .SendButtonHolder .sl-relative { min-width: 0; }
 .docs-base { margin-left: auto; }
 .docs-base input { width: 17rem; }
-.docs-header code { font-family: ui-monospace, monospace; }
+.docs-header code, .docs-token code { font-family: ui-monospace, monospace; }
+.docs-token button { font: inherit; padding: .2rem .6rem; border: 1px solid #8c959f; border-radius: 6px; background: #fff; cursor: pointer; }
+.docs-notice { margin: 0; padding: .5rem 1rem; background: #fff8c5; border-bottom: 1px solid #d4a72c; color: #1f2328; }
+/* Try-it's column: Elements gives it 2/5 of a content column inset by 96 px a side, 313 px at a
+   1280 px window, which cuts its parameter grid. Below 1500 px the inset shrinks to 2rem and the
+   column takes 48% (at least 25rem): 437 px at 1280. */
+@media (max-width: 1500px) { .docs-main .sl-elements-api > .sl-overflow-y-auto { padding-left: 2rem; padding-right: 2rem; } }
+.HttpOperation > .sl-flex > .sl-w-2\\/5 { width: 48%; min-width: 25rem; margin-left: 2rem; }
 .docs-main { flex: 1; min-height: 0; }
 .docs-main elements-api { display: block; height: 100%; }
 `;
@@ -90,8 +100,11 @@ export const PAGE_SCRIPT = `(function () {
   var select = document.getElementById('docs-version');
   var baseInput = document.getElementById('docs-base-url');
   var headerInfo = document.getElementById('docs-header');
+  var notice = document.getElementById('docs-notice');
   var BASE_KEY = 'store-admin-docs.baseUrl';
-  var TOKEN = 'docs-try-it';
+  var TOKEN_KEY = 'store-admin-docs.token';
+  // The token every reader shared before each got their own: replaced where Elements kept it.
+  var SHARED_TOKEN = 'docs-try-it';
 
   function byVersion(version) {
     for (var i = 0; i < data.versions.length; i++) if (data.versions[i].version === version) return data.versions[i];
@@ -119,10 +132,31 @@ export const PAGE_SCRIPT = `(function () {
   var current = byVersion(params.get('version')) ? params.get('version') : undefined;
   // A deep link to an operation wins over a version that does not have it.
   var versionsOfWanted = (wanted && data.operations[wanted]) || [];
-  if (versionsOfWanted.length > 0 && versionsOfWanted.indexOf(current) < 0) current = versionsOfWanted[0];
+  var askedFor; // the version the link named, when it lacks the operation (said in the notice)
+  if (versionsOfWanted.length > 0 && versionsOfWanted.indexOf(current) < 0) {
+    askedFor = current;
+    current = versionsOfWanted[0];
+  }
   if (!current) current = data.versions[0].version;
 
-  // Try-it credentials: Elements keeps them per security scheme in localStorage; pre-fill a token.
+  // Each reader's own token (the mock keeps a state per token), made here and kept in this
+  // browser's localStorage, so one reader's writes never move the records another reader's try-it
+  // pre-fills. Without storage (file:// in some browsers) it lasts as long as the page.
+  function newToken() {
+    var bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    var hex = '';
+    for (var i = 0; i < bytes.length; i++) hex += (bytes[i] < 16 ? '0' : '') + bytes[i].toString(16);
+    return 'docs-' + hex;
+  }
+  var TOKEN = storage('get', TOKEN_KEY);
+  if (!TOKEN) {
+    TOKEN = newToken();
+    storage('set', TOKEN_KEY, TOKEN);
+  }
+  document.getElementById('docs-token').textContent = TOKEN;
+
+  // Try-it credentials: Elements keeps them per security scheme in localStorage; pre-fill the token.
   var schemes = {};
   data.versions.forEach(function (v) {
     var all = (v.document.components && v.document.components.securitySchemes) || {};
@@ -133,7 +167,7 @@ export const PAGE_SCRIPT = `(function () {
   var changed = false;
   Object.keys(schemes).forEach(function (key) {
     var s = schemes[key];
-    if (saved[key]) return;
+    if (saved[key] && String(saved[key]).replace(/^Bearer /, '') !== SHARED_TOKEN) return;
     if (s.type === 'oauth2' || s.type === 'openIdConnect') saved[key] = 'Bearer ' + TOKEN;
     else if (s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') saved[key] = TOKEN;
     else return;
@@ -147,6 +181,46 @@ export const PAGE_SCRIPT = `(function () {
   }
   var base = storage('get', BASE_KEY) || defaultBase();
   baseInput.value = base;
+
+  // "Reset my state": the mock's admin reset of this reader's token (POST /__mock/reset), at the
+  // try-it base URL. A server that is not the mock, or a page from another origin than loopback
+  // (file://), cannot reset it: the status says so.
+  var resetStatus = document.getElementById('docs-reset-status');
+  document.getElementById('docs-reset').addEventListener('click', function () {
+    resetStatus.textContent = 'Resetting…';
+    var failed = function (why) { resetStatus.textContent = 'Not reset: ' + why; };
+    fetch(base.replace(/\\/+$/, '') + '/__mock/reset', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + TOKEN },
+      body: '{}'
+    }).then(function (response) {
+      if (response.ok) {
+        resetStatus.textContent = 'Reset: your token reads the seeded data again.';
+        return undefined;
+      }
+      return response.json().then(
+        function (problem) { failed(problem.detail || problem.title || String(response.status)); },
+        function () { failed(base + ' answered ' + response.status + ' (is it the mock?)'); }
+      );
+    }, function () {
+      failed(base + ' cannot be reached from this page (the reset needs the mock, on this origin or on localhost).');
+    });
+  });
+
+  // A link to an operation the version lacks: say so, and link the versions that have it.
+  function missing(op, version, shown) {
+    var has = data.operations[op] || [];
+    notice.textContent = op + ' is not in version ' + version + '; showing ' +
+      (shown ? 'version ' + shown : 'the Overview') + '. ' + (has.length ? 'Versions that have it: ' : 'No version has it.');
+    has.forEach(function (v, i) {
+      if (i > 0) notice.appendChild(document.createTextNode(', '));
+      var link = document.createElement('a');
+      link.href = '?version=' + encodeURIComponent(v) + '#/operations/' + encodeURIComponent(op);
+      link.textContent = v;
+      notice.appendChild(link);
+    });
+    notice.hidden = false;
+  }
 
   function documentFor(version) {
     var doc = JSON.parse(JSON.stringify(byVersion(version).document));
@@ -181,7 +255,11 @@ export const PAGE_SCRIPT = `(function () {
     url.searchParams.set('version', version);
     var op = operationOf(location.hash);
     var hash = location.hash;
-    if (op && (data.operations[op] || []).indexOf(version) < 0) hash = '#/';
+    notice.hidden = true;
+    if (op && (data.operations[op] || []).indexOf(version) < 0) {
+      hash = '#/';
+      missing(op, version);
+    }
     history.replaceState(null, '', url.pathname + url.search + hash);
     document.title = byVersion(version).title;
     api.apiDescriptionDocument = documentFor(version);
@@ -207,10 +285,17 @@ export const PAGE_SCRIPT = `(function () {
       location.replace('#/operations/' + encodeURIComponent(op));
       return;
     }
-    if (op && data.operations[op] && data.operations[op].indexOf(current) < 0) show(data.operations[op][0]);
+    if (op && data.operations[op] && data.operations[op].indexOf(current) < 0) {
+      var from = current;
+      show(data.operations[op][0]);
+      missing(op, from, current);
+    } else notice.hidden = true;
   });
   // Mount once the renderer has defined <elements-api> (its script comes after this one, so that
   // the deep link above is rewritten before its router reads the URL).
-  window.customElements.whenDefined('elements-api').then(function () { show(current); });
+  window.customElements.whenDefined('elements-api').then(function () {
+    show(current);
+    if (askedFor) missing(wanted, askedFor, current);
+  });
 })();
 `;

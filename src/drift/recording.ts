@@ -33,5 +33,29 @@ export async function readRecording(file: string): Promise<Recording> {
       `${file}: recording format ${String(meta.format)}, this version reads format ${RECORDING_FORMAT}`,
     );
   }
+  for (const [index, exchange] of meta.exchanges.entries()) {
+    const broken = brokenField(exchange);
+    if (broken) throw new RecordingError(`${file}: $recording.exchanges[${index}]${broken}`);
+  }
   return value as Recording;
+}
+
+/**
+ * What is wrong with one recorded exchange (` .field must …`), or undefined: each field the proxy
+ * writes, of its type; the target a path under the upstream's root (never a host or a port).
+ */
+function brokenField(exchange: unknown): string | undefined {
+  if (!exchange || typeof exchange !== 'object' || Array.isArray(exchange)) return ' must be an object';
+  const entry = exchange as Record<string, unknown>;
+  for (const field of ['operation', 'version', 'method', 'target'] as const) {
+    if (typeof entry[field] !== 'string') return `.${field} must be a string`;
+  }
+  const target = entry.target as string;
+  if (!target.startsWith('/') || target.startsWith('//'))
+    return `.target must be a path starting with one "/", got ${JSON.stringify(target.slice(0, 100))}`;
+  const status = entry.status;
+  if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)
+    return '.status must be an HTTP status (an integer from 100 to 599)';
+  if (!('body' in entry)) return '.body is required';
+  return undefined;
 }

@@ -7,9 +7,20 @@
 import { type BundleOperation, VERSION_HEADER } from '../contract/index.ts';
 import type { Contract } from '../validation/index.ts';
 import type { Rule } from './breakers.ts';
-import type { FuzzRequest, Sent } from './request.ts';
+import { FUZZ_MAX_ANSWER_BYTES, type FuzzRequest, type Sent } from './request.ts';
 
-export type Check = 'network' | '5xx' | 'schema' | 'version' | 'accepted' | 'security' | 'read-back' | 'unchanged';
+export type Check =
+  | 'network'
+  | '5xx'
+  | 'too-large'
+  | 'redirect'
+  | 'next'
+  | 'schema'
+  | 'version'
+  | 'accepted'
+  | 'security'
+  | 'read-back'
+  | 'unchanged';
 
 export interface Finding {
   check: Check;
@@ -18,9 +29,25 @@ export interface Finding {
 
 const excerpt = (text: string) => text.replace(/\s+/g, ' ').slice(0, 160);
 
-/** A network error or a 5xx: a failure whatever the request. */
+/**
+ * A network error, a 5xx, an answer over the size bound or a redirect to another origin: a
+ * failure whatever the request.
+ */
 function broken(sent: Sent): Finding | undefined {
   if (sent.status === null) return { check: 'network', message: `no answer: ${sent.error}` };
+  if (sent.tooLarge) {
+    const bound = `${FUZZ_MAX_ANSWER_BYTES / 1024 / 1024} MiB`;
+    return {
+      check: 'too-large',
+      message: `answer too large: ${sent.status} with more than ${bound}, not read further`,
+    };
+  }
+  if (sent.offOrigin !== undefined) {
+    return {
+      check: 'redirect',
+      message: `answered ${sent.status} redirecting to another origin (${sent.offOrigin.slice(0, 200)}); not followed`,
+    };
+  }
   if (sent.status >= 500) return { check: '5xx', message: `answered ${sent.status}: ${excerpt(sent.text)}` };
   return undefined;
 }

@@ -8,7 +8,8 @@
  */
 export { type Rule, UNKNOWN_VERSION } from './breakers.ts';
 export type { Check, Finding } from './checks.ts';
-export { curlOf, type FuzzRequest } from './request.ts';
+export { FUZZ_DEFAULT_MIN_ACCEPTED, type FuzzOperationCount } from './coverage.ts';
+export { curlOf, FUZZ_MAX_ANSWER_BYTES, type FuzzRequest } from './request.ts';
 export {
   FUZZ_DEFAULT_CASES,
   type FuzzFailure,

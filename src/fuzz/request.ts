@@ -1,6 +1,9 @@
 /**
  * One request of the fuzzer as data (so fast-check can draw and shrink it), how it is sent, and how
  * it is printed for a human to replay: a curl command whose token is `$TOKEN`, never the real one.
+ * Sending follows no redirect (a 3xx is the answer; ./checks.ts reports one to another origin, so
+ * a write never lands on a host the fuzzer was not given) and reads at most
+ * {@link FUZZ_MAX_ANSWER_BYTES} of an answer (more is `tooLarge`, the rest left unread).
  */
 import { type BundleOperation, VERSION_HEADER } from '../contract/index.ts';
 
@@ -26,6 +29,52 @@ export interface Sent {
   headers: Headers;
   text: string;
   error?: string;
+  /** The answer was larger than the bound: `text` is empty, the rest was not read. */
+  tooLarge?: true;
+  /** A redirect's target on another origin than the base URL's (not followed). */
+  offOrigin?: string;
+}
+
+/** A 3xx's `Location`, resolved against the request's URL, when it leaves the request's origin. */
+function offOriginOf(url: string, response: Response): string | undefined {
+  const location = response.headers.get('location');
+  if (response.status < 300 || response.status > 399 || location === null) return undefined;
+  const target = URL.parse(location, url);
+  // A Location that is not even a URL leads nowhere the fuzzer would go: named as is.
+  if (!target) return location;
+  return target.origin === new URL(url).origin ? undefined : target.href;
+}
+
+/** Bytes of one answer read at most (a page of the largest lists is far below). */
+export const FUZZ_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** The answer's text, or `'too-large'` once more than `max` bytes came (the rest is not read). */
+async function readBounded(response: Response, max: number): Promise<string | 'too-large'> {
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  if (declared > max || !response.body) {
+    await response.body?.cancel();
+    return declared > max ? 'too-large' : '';
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > max) {
+      await reader.cancel();
+      return 'too-large';
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /** The request's URL: the template filled in (each value one encoded segment), then the query. */
@@ -54,17 +103,30 @@ export interface Target {
 }
 
 export async function send({ doFetch, baseUrl, token, timeoutMs }: Target, request: FuzzRequest): Promise<Sent> {
+  const url = urlOf(baseUrl, request);
   try {
-    const response = await doFetch(urlOf(baseUrl, request), {
+    const response = await doFetch(url, {
       method: request.method.toUpperCase(),
       headers: headersOf(request, token),
       ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+      // Never to another host: a redirect is the answer, judged as such.
+      redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
-    return { status: response.status, headers: response.headers, text: await response.text() };
+    const offOrigin = offOriginOf(url, response);
+    const text = await readBounded(response, FUZZ_MAX_ANSWER_BYTES);
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: text === 'too-large' ? '' : text,
+      ...(text === 'too-large' && { tooLarge: true as const }),
+      ...(offOrigin !== undefined && { offOrigin }),
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const message = cause?.code ? `${cause.code}: ${cause.message ?? ''}`.trim() : (error as Error).message;
+    // Node's message already names the code (`connect ECONNREFUSED 127.0.0.1:1`): not said twice.
+    const named = cause?.code && !cause.message?.includes(cause.code) ? `${cause.code}: ` : '';
+    const message = cause?.code ? `${named}${cause.message ?? ''}`.trim() : (error as Error).message;
     return { status: null, headers: new Headers(), text: '', error: message };
   }
 }

@@ -9,10 +9,11 @@ import { type Bundle, loadBundles } from '../contract/index.ts';
 import { Contract } from '../validation/index.ts';
 import { breakersOf, type Rule } from './breakers.ts';
 import { type Check, checkInvalid, checkValid, type Finding } from './checks.ts';
+import { countValid, FUZZ_DEFAULT_MIN_ACCEPTED, type FuzzOperationCount, underExercised } from './coverage.ts';
 import { edgeRequests } from './edges.ts';
 import { modelOf, type OperationModel, validRequests } from './operation.ts';
 import { curlOf, type FuzzRequest, type Sent, send } from './request.ts';
-import { checkState, type Reader, readerOf, readRecord } from './state.ts';
+import { checkState, type Reader, ReadFinding, readerOf, readRecord } from './state.ts';
 
 export interface FuzzOptions {
   baseUrl: string;
@@ -31,6 +32,11 @@ export interface FuzzOptions {
   bundles?: Bundle[];
   /** Per-request timeout in ms. Default 10 s. */
   timeoutMs?: number;
+  /**
+   * The floor of accepted (2xx) valid requests per operation fuzzed; one below it is listed in
+   * `underExercised` (the command exits 3). Default 1; 0 turns the floor off.
+   */
+  minAccepted?: number;
   fetch?: typeof fetch;
 }
 
@@ -71,6 +77,12 @@ export interface FuzzReport {
   failures: FuzzFailure[];
   /** Valid requests the server refused with a 3xx/4xx: its right (a missing record, a state), counted only. */
   refused: { operation: string; version: string; status: number; count: number }[];
+  /** Per operation and version: the valid requests sent, accepted and refused. */
+  operations: FuzzOperationCount[];
+  /** The floor of accepted valid requests per operation (`minAccepted`). */
+  minAccepted: number;
+  /** The operations whose valid requests were accepted fewer than `minAccepted` times: not exercised. */
+  underExercised: FuzzOperationCount[];
   /** Cases whose drawn value did not come out as intended (never sent). */
   discarded: number;
   skipped: { operation: string; version: string; reason: string }[];
@@ -186,10 +198,22 @@ async function checkCase(run: Run, model: OperationModel, fuzzCase: Case): Promi
     run.report.discarded++;
     return undefined;
   }
+  try {
+    return await sendAndCheck(run, model, fuzzCase);
+  } catch (error) {
+    // A read of the record found the server at fault: a finding of this case, the run goes on.
+    if (error instanceof ReadFinding) return error.finding;
+    throw error;
+  }
+}
+
+/** The case sent and checked; for a write, the record read before and after it. */
+async function sendAndCheck(run: Run, model: OperationModel, { request, breach }: Case): Promise<Finding | undefined> {
   const reader = run.readers.get(model);
   const key = reader ? request.path[reader.key] : undefined;
   const before = reader && key !== undefined ? await readRecord(run.send, reader, key) : undefined;
   const sent = await run.send(request);
+  if (!breach) countValid(run.report.operations, model.operation.operationId, model.version, sent.status);
   const finding = breach ? checkInvalid(breach, sent) : checkValid(run.contract, model.operation, request, sent);
   if (finding) return finding;
   if (!breach && sent.status !== null && sent.status >= 300) countRefusal(run, model, sent.status);
@@ -252,6 +276,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     properties: [],
     failures: [],
     refused: [],
+    operations: [],
+    minAccepted: options.minAccepted ?? FUZZ_DEFAULT_MIN_ACCEPTED,
+    underExercised: [],
     discarded: 0,
     skipped,
   };
@@ -276,6 +303,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const name = `${property.model.version} ${property.model.operation.operationId} ${property.kind} ${property.field ?? ''}`;
     await runProperty(run, property, Math.max(1, Math.round(share(property))), seedOf(seed, name));
   }
+  report.underExercised = underExercised(report.operations, report.minAccepted);
   report.ms = performance.now() - started;
   return report;
 }

@@ -37,6 +37,13 @@ export function readerOf(write: OperationModel, all: readonly OperationModel[]):
 
 export type Send = (request: FuzzRequest) => Promise<Sent>;
 
+/** A read that found the server at fault (a list's `next` that is not a URL): a finding, not a crash. */
+export class ReadFinding extends Error {
+  constructor(readonly finding: Finding) {
+    super(finding.message);
+  }
+}
+
 const parse = (text: string): unknown => {
   try {
     return JSON.parse(text);
@@ -60,7 +67,12 @@ export async function readRecord(send: Send, reader: Reader, value: string | num
       (r) => r && typeof r === 'object' && String((r as Record<string, unknown>)[reader.key]) === String(value),
     );
     if (found || typeof body?.next !== 'string') return found;
-    query = [...new URL(body.next).searchParams];
+    const next = URL.parse(body.next);
+    if (!next) {
+      const message = `GET ${reader.path} (${reader.version}) answered a next that is not a URL: ${JSON.stringify(body.next.slice(0, 100))}`;
+      throw new ReadFinding({ check: 'next', message });
+    }
+    query = [...next.searchParams];
   }
   return undefined;
 }

@@ -7,7 +7,7 @@
 export { BODY_LIMIT, type LoggedRequest, REQUEST_LOG_SIZE } from './admin/request-log.ts';
 // The HTTP conventions the static mode (src/static) shares with the engine: CORS, Prefer, the
 // refusal bodies of routing, auth and Prefer.
-export { corsHeaders, preflightHeaders } from './cors.ts';
+export { corsHeaders, EXPOSED_HEADERS, preflightHeaders } from './cors.ts';
 export {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
@@ -19,6 +19,7 @@ export {
   type RawRequest,
   type RawResponse,
   RESET_PATH,
+  UNKNOWN_QUERY_HEADER,
 } from './engine.ts';
 export type { Violation } from './errors.ts';
 export { PROBLEM_TYPES, type Problem, problem } from './errors.ts';

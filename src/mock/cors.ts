@@ -1,18 +1,35 @@
 /**
  * CORS for browser apps on another origin (a dev server on localhost:5173 calling the mock on :4010).
  * The mock is a development tool: every origin is allowed, echoed back so that credentialed requests
- * work too, and the headers a frontend reads (the served version, the auth challenge, Prism's
- * violations) are exposed.
+ * work too, and every header a frontend (or the client) may read is exposed: the mock's, the static
+ * mode's and the proxy's, which sends these CORS headers too (src/static, src/proxy).
  */
 import { VERSION_HEADER } from '../contract/index.ts';
+import { IGNORED_FILTERS_HEADER } from './stages/store.ts';
+import { UNKNOWN_QUERY_HEADER } from './stages/validation.ts';
 
+/**
+ * Access-Control-Expose-Headers of every answer of the mock, `--static` and the proxy. A header the
+ * mock, the static mode or the proxy starts sending for a client to read goes here (one list);
+ * without it, a page on another origin reads it as null (issue #27: Retry-After).
+ */
 export const EXPOSED_HEADERS = [
   VERSION_HEADER,
   'WWW-Authenticate',
   'Allow',
-  'sl-violations',
   'Content-Type',
-  'X-Mock-Ignored-Filters',
+  // The wait of a 429 or 503 (the mock's failure scenarios; a real API's through the proxy): the client honours it.
+  'Retry-After',
+  // Prism's violations (--static), the proxy's count (src/proxy: VIOLATIONS_HEADER; the mock cannot import it).
+  'sl-violations',
+  'X-Contract-Violations',
+  // The mock's warnings: declared filters it does not apply, query parameters the operation does not declare.
+  IGNORED_FILTERS_HEADER,
+  UNKNOWN_QUERY_HEADER,
+  // A real API's request ids, through the proxy: the client's AdminApiError.requestId.
+  'X-Request-Id',
+  'Request-Id',
+  'X-Correlation-Id',
 ];
 export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer', VERSION_HEADER, 'Accept'];
 export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];

@@ -14,7 +14,7 @@ import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
 import { secondsClock } from './clock.ts';
 import { handleFetch } from './fetch.ts';
 import { limitsOf, MAX_BODY_BYTES, type MockLimits } from './limits.ts';
-import { applyFixtures, type MockFixtures } from './model/fixtures.ts';
+import { applyFixtures, type MockFixtures, recordProblem } from './model/fixtures.ts';
 import { type StoreData, seedStore } from './model/index.ts';
 import { createRouter } from './router.ts';
 import type { Scenario } from './scenarios.ts';
@@ -39,6 +39,7 @@ import { type Persistence, type SnapshotInfo, TokenStore } from './tokens/store.
 export type { RawRequest, RawResponse } from './stages/context.ts';
 export { RESET_PATH } from './stages/route.ts';
 export { IGNORED_FILTERS_HEADER } from './stages/store.ts';
+export { UNKNOWN_QUERY_HEADER } from './stages/validation.ts';
 export { MAX_BODY_BYTES };
 export const DEFAULT_SEED = 'store-admin';
 export const DEFAULT_PAGE_SIZE = 10;
@@ -68,6 +69,12 @@ export interface MockEngineOptions {
   persistence?: Persistence;
   /** Requests kept by the request log (`GET /__mock/requests`, the inspector). Default 500. */
   requestLogSize?: number;
+  /**
+   * Refuse a query parameter the operation does not declare (400 naming `query.<name>`, rule
+   * `unknown`). Default false: it is ignored, as a real API would, and named in the answer's
+   * `X-Mock-Unknown-Query` header ({@link UNKNOWN_QUERY_HEADER}) and in the request log.
+   */
+  strictQuery?: boolean;
 }
 
 export interface MockEngine {
@@ -165,6 +172,11 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
       shared: options.sharedState === true,
       maxStates: limits.maxTokenStates,
       maxBytes: limits.memoryBudget,
+      maxSnapshots: limits.maxSnapshots,
+      maxRecords: limits.maxRecords,
+      maxStateBytes: limits.maxStateBytes,
+      checkRecord: (collection, record) =>
+        recordProblem(collection, record, (id, value) => checks.get(id)?.checkResponse(value, 'Record')),
       now,
       ...(options.persistence && { persistence: options.persistence }),
     }),
@@ -173,6 +185,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     pageSize,
     limits,
     scenarios: options.scenarios ?? [],
+    strictQuery: options.strictQuery === true,
     timestamp: secondsClock(now),
   };
 

@@ -8,15 +8,18 @@
  * `startMock({ static: true })` keeps Prism's example mode (src/static). Refusals are RFC 9457
  * problem bodies naming each field and rule (./errors.ts). docs/mock.md is the user documentation.
  */
-export * from './browser.ts';
+
 // For the proxy (src/proxy): the per-operation request validators, the catalogue's refusals, the
 // route refusals, the CORS headers and the body reader, so that it judges and answers as the mock does.
+export { exposesAdmin } from './admin/guard.ts';
+export * from './browser.ts';
 export { corsHeaders, preflightHeaders } from './cors.ts';
 export { readNodeBody } from './node-body.ts';
 export { StateFileError } from './persistence/state-file-error.ts';
 export { type Refusal, refusal } from './problems.ts';
 export { routeRefusal, summarize } from './refusals.ts';
 export {
+  answerClientError,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_TIMEOUTS,
@@ -26,6 +29,7 @@ export {
   type MockTimeouts,
   openStateFile,
   readFixtures,
+  serverOptionsOf,
   startMock,
 } from './server.ts';
 export { parseTarget } from './stages/route.ts';

@@ -4,7 +4,7 @@
  * record against the records it names, both ways, so that checking the records a write changed
  * (and those they name) checks the write: {@link checkRecords}. docs/mock.md lists them.
  */
-import { PRODUCTS, productFrom, retotal } from './model/catalogue.ts';
+import { PRODUCTS, paymentStatusOf, productFrom, retotal } from './model/catalogue.ts';
 import { collectionOf, MODEL, type Rec } from './model/index.ts';
 import { supportedActions } from './transitions.ts';
 
@@ -63,6 +63,12 @@ export const INVARIANTS: Record<string, Record<string, Check>> = {
       retotal(again);
       const wrong = TOTALS.find((field) => again[field] !== order[field]);
       return wrong ? `${wrong} is ${order[wrong]}, its lines and payments make ${again[wrong]}` : undefined;
+    },
+    'its payment status follows the money: paid when nothing is outstanding, pending while some is': (order) => {
+      const expected = paymentStatusOf(order.total_outstanding);
+      return order.payment_status === expected
+        ? undefined
+        : `payment_status is ${order.payment_status} with total_outstanding ${order.total_outstanding} (expected ${expected})`;
     },
   },
   transactions: {

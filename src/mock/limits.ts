@@ -24,6 +24,8 @@ export interface MockLimits {
   maxTokenStates: number;
   /** Estimated bytes all token states may hold beyond the seeded data (least recently used evicted beyond). */
   memoryBudget: number;
+  /** Named snapshots one token's state may hold (each costs that state, never another's). */
+  maxSnapshots: number;
 }
 
 export const DEFAULT_LIMITS: MockLimits = {
@@ -33,6 +35,7 @@ export const DEFAULT_LIMITS: MockLimits = {
   maxLinesPerOrder: 200,
   maxTokenStates: MAX_TOKEN_STATES,
   memoryBudget: MEMORY_BUDGET,
+  maxSnapshots: 100,
 };
 
 /** The limits of an engine: the defaults, with `overrides`; throws a RangeError naming a bad one. */

@@ -41,6 +41,7 @@ export const PROBLEMS = {
   gatewayTimeout: entry('gateway-timeout', 504, 'Upstream timeout'),
   upstreamTooLarge: entry('upstream-response-too-large', 502, 'Upstream answer too large'),
   adminRequest: entry('invalid-admin-request', 400, 'Invalid admin request'),
+  adminForbidden: entry('admin-forbidden', 403, 'Admin endpoint forbidden'),
   resetConflict: entry('reset-conflict', 409, 'State reset during the write'),
   stateEvicted: entry('state-evicted', 410, 'State evicted'),
   stateFile: entry('state-file-unavailable', 503, 'State file unavailable'),

@@ -12,6 +12,15 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import {
+  ADMIN_TOKEN_COOKIE,
+  ADMIN_TOKEN_HEADER,
+  ADMIN_TOKEN_QUERY,
+  adminAccessRefusal,
+  adminTokenOf,
+  adminTokenRefusal,
+} from './admin/guard.ts';
+import { ADMIN_PREFIX, isAdminPath } from './admin/routes.ts';
+import {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SEED,
@@ -19,12 +28,15 @@ import {
   type MockEngineOptions,
   type RawRequest,
   type RawResponse,
+  UNKNOWN_QUERY_HEADER,
 } from './engine.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
 import { announcesBody, type BodyBudget, BusyError, readNodeBody } from './node-body.ts';
 import { linkOrigin } from './origin.ts';
 import type { Journal, JournalOptions } from './persistence/journal.ts';
-import { internalError, refusal } from './problems.ts';
+import { internalError, type Refusal, refusal } from './problems.ts';
+import { refuse } from './stages/respond.ts';
+import { parseTarget } from './stages/route.ts';
 
 /**
  * The engine's options (./engine.ts, one source for their meaning and defaults) and the server's
@@ -60,11 +72,18 @@ export interface MockOptions extends Omit<MockEngineOptions, 'bundles' | 'persis
   timeouts?: Partial<MockTimeouts>;
   /**
    * The state file (`--state FILE`): every acknowledged write is in it before its answer, and a
-   * restart with the same file restores every token's state. Created when missing; a file that is not
-   * a state file is refused (StateFileError). Default: states live in memory only.
+   * restart with the same file restores every token's state. Created when missing (0600); a file that
+   * is not a state file, or one another mock holds (`FILE.lock`), is refused (StateFileError; docs/mock.md
+   * "The journal's guarantees"). Default: states live in memory only.
    */
   statePath?: string;
-  /** Receives warnings (a torn state file's tail, a recording's records skipped). Default: console.warn. */
+  /**
+   * A secret every admin request (`/__mock/`) must carry: the `X-Mock-Admin-Token` header, or the
+   * cookie `GET /__mock/?admin_token=<token>` sets (for the inspector page). Default: none (the
+   * admin endpoints are guarded by the Host and Origin checks only, docs/mock.md).
+   */
+  adminToken?: string;
+  /** Receives warnings (the state file's torn tail, skipped lines and failed compactions; a recording's skipped records). Default: console.warn. */
   warn?: (message: string) => void;
 }
 
@@ -120,6 +139,9 @@ function deliver(request: IncomingMessage, response: ServerResponse, raw: RawRes
     return raw.version;
   }
   if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
+  const unknown = raw.headers[UNKNOWN_QUERY_HEADER];
+  // Set apart (writeHead's own headers cannot be read back) so that the log line can name it.
+  if (unknown !== undefined) response.setHeader(UNKNOWN_QUERY_HEADER, unknown);
   send(response, raw);
   return raw.version;
 }
@@ -210,6 +232,9 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   const { createServer } = await import('node:http');
   const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
     const started = performance.now();
+    // A rebound DNS name or a foreign page at the admin endpoints: 403 before anything is read.
+    const denied = adminDenied(request, response, host, options.adminToken);
+    if (denied) return logAnswer(log, request, response, deliver(request, response, denied), started);
     let version: string | Promise<string>;
     try {
       version = answer(request, response);
@@ -225,7 +250,10 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
   // Node's own refusals (malformed request line, headers too large...) as problem details.
   server.on('clientError', answerClientError);
 
-  const bound = await listen(server, port, host);
+  const bound = await listen(server, port, host).catch(async (error: unknown) => {
+    await journal?.close(); // its lock freed: the same process may start again
+    throw error;
+  });
   boundOrigin = bound.url;
   return {
     ...bound,
@@ -320,6 +348,46 @@ class NodeRawRequest implements RawRequest {
   }
 }
 
+/**
+ * The 403 of an admin request whose `Host` or `Origin` is not allowed (./admin/guard.ts), or that
+ * lacks the `adminToken` when one is set; else undefined. A right token in the query sets the cookie
+ * and is taken out of `request.url`, so neither the engine nor the log ever sees it.
+ */
+function adminDenied(
+  request: IncomingMessage,
+  response: ServerResponse,
+  bound: string,
+  adminToken: string | undefined,
+): RawResponse | undefined {
+  const target = request.url ?? '/';
+  // Only a target that can name an admin path is parsed (the API's requests pay one search).
+  if (!target.includes('_')) return undefined;
+  let url: ReturnType<typeof parseTarget>;
+  try {
+    url = parseTarget(target);
+  } catch {
+    return undefined; // the route stage refuses it
+  }
+  if (!isAdminPath(url.pathname)) return undefined;
+  const denied = (refused: Refusal) => ({ ...refuse(refused, { Vary: 'Origin' }), version: 'admin' });
+  const refused = adminAccessRefusal(request.headers.host, request.headers.origin, bound);
+  if (refused || adminToken === undefined) return refused && denied(refused);
+  const inQuery = url.searchParams.get(ADMIN_TOKEN_QUERY);
+  if (inQuery !== null) {
+    url.searchParams.delete(ADMIN_TOKEN_QUERY);
+    request.url = `${url.pathname}${url.searchParams.size ? `?${url.searchParams}` : ''}`;
+  }
+  const header = request.headers[ADMIN_TOKEN_HEADER.toLowerCase()];
+  const given = inQuery ?? adminTokenOf(Array.isArray(header) ? header[0] : header, request.headers.cookie);
+  const missing = adminTokenRefusal(given, adminToken);
+  if (missing) return denied(missing);
+  if (inQuery !== null) {
+    const cookie = `${ADMIN_TOKEN_COOKIE}=${encodeURIComponent(adminToken)}; Path=${ADMIN_PREFIX}; HttpOnly; SameSite=Strict`;
+    response.setHeader('Set-Cookie', cookie);
+  }
+  return undefined;
+}
+
 /** The request's log line (`--quiet` passes no log). */
 function logAnswer(
   log: ((line: string) => void) | undefined,
@@ -330,7 +398,9 @@ function logAnswer(
 ): void {
   if (!log) return;
   const ms = (performance.now() - started).toFixed(1);
-  log(`${request.method} ${request.url} [${version}] ${response.statusCode} ${ms} ms`);
+  const unknown = response.getHeader(UNKNOWN_QUERY_HEADER);
+  const warning = unknown === undefined ? '' : ` (unknown query parameters ignored: ${unknown})`;
+  log(`${request.method} ${request.url} [${version}] ${response.statusCode} ${ms} ms${warning}`);
 }
 
 /** A request whose handling threw: 503 when the body buffers are full, else a 500 without details. */
@@ -355,8 +425,8 @@ function answerFailure(
   log?.(`${request.method} ${request.url} ${busy ? 503 : 500} ${error.stack ?? error.message}`);
 }
 
-/** Node's server options: the timeouts (DEFAULT_TIMEOUTS unless given) and how often they are checked. */
-function serverOptionsOf(given: Partial<MockTimeouts> = {}) {
+/** Node's server options: the timeouts (DEFAULT_TIMEOUTS unless given) and how often they are checked (the proxy's too). */
+export function serverOptionsOf(given: Partial<MockTimeouts> = {}) {
   const timeouts = { ...DEFAULT_TIMEOUTS, ...given };
   return {
     headersTimeout: timeouts.headersMs,
@@ -368,15 +438,15 @@ function serverOptionsOf(given: Partial<MockTimeouts> = {}) {
   };
 }
 
-/** A request Node could not read (malformed, headers too large, too slow): a problem, then close. */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+/** A request Node could not read (malformed, headers too large, too slow): a problem, then close (the proxy's too). */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const title = status === 431 ? 'Request header fields too large' : status === 408 ? 'Request timeout' : 'Bad request';
-  const problem = refusal('badRequest', `The mock could not read this HTTP request (${title.toLowerCase()}).`).body;
+  const problem = refusal('badRequest', `The server could not read this HTTP request (${title.toLowerCase()}).`).body;
   const body = JSON.stringify({ ...problem, status, title });
   socket.end(
     `HTTP/1.1 ${status} ${title}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

@@ -28,7 +28,7 @@ import type { ExchangeChecker, ExchangeViolation, Route } from './check.ts';
 import { routeViolation } from './check.ts';
 import type { Recorder } from './recorder.ts';
 import type { ExchangeOutcome } from './report.ts';
-import { HOP_BY_HOP, type Upstream } from './upstream.ts';
+import { endToEnd, type Upstream } from './upstream.ts';
 
 export const VIOLATIONS_HEADER = 'X-Contract-Violations';
 
@@ -77,12 +77,41 @@ function sendProblem(
   response.end(text);
 }
 
+type Target = { target: string; pathname: string; searchParams: URLSearchParams };
+
+/**
+ * The request target as a path and query under the upstream's root: an origin-form one (`/x?y`) as the
+ * mock reads it, an absolute-form one (`http://other:6299/x?y`, from a client that knows it talks to
+ * a proxy) reduced to its path and query, so its host never reaches the upstream. Undefined for
+ * anything else (`*`, an authority, garbage).
+ */
+function targetOf(raw: string): Target | undefined {
+  if (raw.startsWith('/')) return { target: raw, ...parseTarget(raw) };
+  if (!/^https?:\/\//i.test(raw) || !URL.canParse(raw)) return undefined;
+  const url = new URL(raw);
+  return { target: `${url.pathname}${url.search}`, pathname: url.pathname, searchParams: url.searchParams };
+}
+
+/** The methods the contract knows, for `OPTIONS *` (a question about the server, not a resource). */
+const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
+
+/** A target that is not a path under the upstream: `OPTIONS *` answered here, anything else 400. */
+function answerOddTarget(request: IncomingMessage, response: ServerResponse): ExchangeOutcome {
+  const outcome = { operation: '(unrouted)', version: '-', request: [], response: [] };
+  if (request.method === 'OPTIONS' && request.url === '*') {
+    response.writeHead(204, { Allow: SERVER_METHODS, 'Content-Length': '0' });
+    response.end();
+    return { ...outcome, status: 204 };
+  }
+  const detail = 'The proxy forwards a path (origin form, /…) or an http(s) URL (absolute form) only.';
+  sendProblem(request, response, refusal('badRequest', detail).body, { Connection: 'close' });
+  return { ...outcome, status: 400, kind: 'refused' };
+}
+
 /** Stage 1: which operation and version, and what the request breaks. */
-function describe(context: ExchangeContext, request: IncomingMessage, body: Buffer): Incoming {
+function describe(context: ExchangeContext, request: IncomingMessage, body: Buffer, url: Target): Incoming {
   const method = request.method ?? 'GET';
-  const target = request.url ?? '/';
-  // An origin-form target as the mock reads it; an absolute one (a client that knows it talks to a proxy) by URL.
-  const url = target.startsWith('/') ? parseTarget(target) : new URL(target);
+  const target = url.target;
   const versionHeader = headerOf(request, VERSION_HEADER);
   const route = context.checker.route(method, url.pathname, versionHeader);
   if (route.kind !== 'matched') {
@@ -139,7 +168,9 @@ export async function handleExchange(
     );
     return { operation: '(unrouted)', version: '-', status: 413, request: [], response: [], kind: 'refused' };
   }
-  const incoming = describe(context, request, body);
+  const url = targetOf(request.url ?? '/');
+  if (!url) return answerOddTarget(request, response);
+  const incoming = describe(context, request, body, url);
   const base = {
     operation: incoming.operation,
     version: incoming.version,
@@ -165,11 +196,7 @@ type Delivery = { kind: 'held'; length: number } | { kind: 'streamed' } | { kind
 
 /** The upstream's headers for the client: hop-by-hop and CORS ones replaced by the mock's own. */
 function headersFor(request: IncomingMessage, upstream: IncomingMessage, violations: number, delivery: Delivery) {
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(upstream.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('access-control-')) continue;
-    headers[name] = value;
-  }
+  const headers = endToEnd(upstream.headers, (name) => name.startsWith('access-control-'));
   if (delivery.kind === 'bodyless' && upstream.headers['content-length'] !== undefined)
     headers['content-length'] = upstream.headers['content-length'];
   if (delivery.kind === 'held') headers['content-length'] = String(delivery.length);
@@ -334,12 +361,15 @@ function record(
 ): void {
   if (!context.recorder || !incoming.route || status < 200 || status > 299 || !isJson(contentType)) return;
   if (checked.some((v) => v.rule === 'json')) return;
-  context.recorder.add({
-    operation: incoming.operation,
-    version: incoming.version,
-    method: incoming.method,
-    target: incoming.target,
-    status,
-    body: JSON.parse(text),
-  });
+  context.recorder.add(
+    {
+      operation: incoming.operation,
+      version: incoming.version,
+      method: incoming.method,
+      target: incoming.target,
+      status,
+      body: JSON.parse(text),
+    },
+    Buffer.byteLength(text),
+  );
 }

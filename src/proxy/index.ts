@@ -9,12 +9,13 @@ export { createExchangeChecker, type ExchangeChecker, type ExchangeViolation } f
 export { HELD_BYTES, VIOLATIONS_HEADER } from './exchange.ts';
 export {
   DEFAULT_RECORD_LIMIT,
+  DEFAULT_RECORD_MAX_BYTES,
   RECORDING_FORMAT,
   type RecordedExchange,
   type Recording,
   type RecordingMeta,
 } from './recorder.ts';
-export { DEFAULT_REDACT } from './redact.ts';
+export { CREDENTIAL, CREDENTIAL_QUERY, DEFAULT_REDACT } from './redact.ts';
 export { formatSummary, type OperationReport, type ProxyReport } from './report.ts';
 export {
   DEFAULT_PROXY_PORT,

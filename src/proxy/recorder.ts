@@ -5,9 +5,11 @@
  * `$recording` (a `$`-key, which the mock's fixture loader skips). A record that breaks the contract
  * is not put into a collection (the mock would refuse the file); its exchange stays, for `drift`.
  * No header value is ever recorded; redacted fields are faked (./redact.ts). Writes are atomic (a
- * temporary file renamed over the target) and the file is bounded by `limit`.
+ * temporary file renamed over the target); the recording is bounded by `limit` (exchanges, and
+ * records per collection) and by `maxBytes` (the answers' bytes it holds, in memory and in the file).
+ * An existing recording is never overwritten silently: {@link Recorder.claim} refuses it unless asked.
  */
-import { rename, writeFile } from 'node:fs/promises';
+import { rename, stat, writeFile } from 'node:fs/promises';
 import type { Contract } from '../conformance/index.ts';
 import type { MockFixtures } from '../mock/index.ts';
 import { type Collection, type RecordModel, valuesAt } from './records.ts';
@@ -15,6 +17,12 @@ import type { Redactor } from './redact.ts';
 
 /** `--record-limit` when not given: exchanges kept, and records kept per collection. */
 export const DEFAULT_RECORD_LIMIT = 1000;
+/**
+ * `--record-max-bytes` when not given: the bytes of the answers a recording holds (64 MiB). Past it an
+ * exchange is dropped whole (its records too, counted in `dropped`): the proxy's memory and the file
+ * stay bounded however large the answers are (the file is about this size plus its indentation).
+ */
+export const DEFAULT_RECORD_MAX_BYTES = 64 * 1024 * 1024;
 export const RECORDING_FORMAT = 1;
 
 /** One recorded exchange: no header, the query redacted. */
@@ -33,7 +41,9 @@ export interface RecordingMeta {
   upstream: string;
   recordedAt: string;
   limit: number;
-  /** Exchanges and records not kept because the limit was reached. */
+  /** The bound on the answers' bytes held. */
+  maxBytes: number;
+  /** Exchanges and records not kept because a limit was reached. */
   dropped: number;
   /** Records kept out of the collections because they break the contract (their exchanges stay). */
   skipped: number;
@@ -51,6 +61,7 @@ export interface RecorderOptions {
   file: string;
   upstream: string;
   limit?: number;
+  maxBytes?: number;
   redactor: Redactor;
   model: RecordModel;
   contract: Contract;
@@ -66,14 +77,40 @@ export class Recorder {
   private writing: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private sequence = 0;
+  private bytes = 0;
   readonly limit: number;
+  readonly maxBytes: number;
 
   constructor(private readonly options: RecorderOptions) {
     this.limit = options.limit ?? DEFAULT_RECORD_LIMIT;
+    this.maxBytes = options.maxBytes ?? DEFAULT_RECORD_MAX_BYTES;
   }
 
-  /** Records one 2xx JSON exchange (already parsed); the file is written shortly after. */
-  add(exchange: RecordedExchange): void {
+  /**
+   * Refuses to replace a recording already in the file (not empty) unless `overwrite`: a restart
+   * with the same `--record` must not lose the previous one. Throws an EEXIST error naming the file.
+   */
+  async claim(overwrite: boolean): Promise<void> {
+    if (overwrite) return;
+    const size = await stat(this.options.file).then(
+      (found) => found.size,
+      () => 0,
+    );
+    if (size === 0) return;
+    const message = `${this.options.file} already holds a recording (${size} bytes)`;
+    throw Object.assign(new Error(message), { code: 'EEXIST', path: this.options.file });
+  }
+
+  /**
+   * Records one 2xx JSON exchange (already parsed; `bytes` the size of its answer); the file is
+   * written shortly after. Past `maxBytes` it is dropped whole.
+   */
+  add(exchange: RecordedExchange, bytes: number): void {
+    if (this.bytes + bytes > this.maxBytes) {
+      this.dropped++;
+      return;
+    }
+    this.bytes += bytes;
     const { redactor, model } = this.options;
     const body = redactor.value(exchange.body);
     if (this.exchanges.length < this.limit) {
@@ -113,12 +150,13 @@ export class Recorder {
     records.set(key, record);
   }
 
-  stats(): { file: string; records: number; exchanges: number; dropped: number; skipped: number } {
+  stats(): { file: string; records: number; exchanges: number; bytes: number; dropped: number; skipped: number } {
     const records = [...this.collections.values()].reduce((sum, c) => sum + c.size, 0);
     return {
       file: this.options.file,
       records,
       exchanges: this.exchanges.length,
+      bytes: this.bytes,
       dropped: this.dropped,
       skipped: this.skipped,
     };
@@ -131,6 +169,7 @@ export class Recorder {
         upstream: this.options.upstream,
         recordedAt: new Date().toISOString(),
         limit: this.limit,
+        maxBytes: this.maxBytes,
         dropped: this.dropped,
         skipped: this.skipped,
         redacted: [...this.options.redactor.fields],
@@ -166,8 +205,16 @@ export class Recorder {
       .catch(() => undefined)
       .then(async () => {
         const temporary = `${this.options.file}.${process.pid}.${++this.sequence}.tmp`;
-        await writeFile(temporary, `${JSON.stringify(this.recording(), null, 2)}\n`);
-        await rename(temporary, this.options.file);
+        try {
+          await writeFile(temporary, `${JSON.stringify(this.recording(), null, 2)}\n`);
+          await rename(temporary, this.options.file);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+          throw Object.assign(new Error(`cannot write the recording ${this.options.file} (${code})`), {
+            code,
+            path: this.options.file,
+          });
+        }
       });
     return this.writing;
   }

@@ -29,7 +29,7 @@ export interface ProxyReport {
   unreachable: number;
   timeouts: number;
   operations: OperationReport[];
-  recording?: { file: string; records: number; exchanges: number; dropped: number; skipped: number };
+  recording?: { file: string; records: number; exchanges: number; bytes: number; dropped: number; skipped: number };
 }
 
 /** One exchange's outcome, as the report counts it. */
@@ -121,7 +121,7 @@ export function formatSummary(report: ProxyReport): string {
     const r = report.recording;
     lines.push(
       `  recorded ${r.records} records and ${r.exchanges} exchanges to ${r.file}` +
-        `${r.dropped ? ` (${r.dropped} dropped beyond --record-limit)` : ''}${r.skipped ? ` (${r.skipped} records skipped: they break the contract)` : ''}`,
+        `${r.dropped ? ` (${r.dropped} dropped beyond --record-limit or --record-max-bytes)` : ''}${r.skipped ? ` (${r.skipped} records skipped: they break the contract)` : ''}`,
     );
   }
   return lines.join('\n');

@@ -8,12 +8,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../client/index.ts';
 import type { Contract } from '../conformance/index.ts';
 import { type Bundle, loadBundles } from '../contract/index.ts';
-import { listen, preflightHeaders } from '../mock/index.ts';
+import { answerClientError, listen, type MockTimeouts, preflightHeaders, serverOptionsOf } from '../mock/index.ts';
 import { createExchangeChecker } from './check.ts';
 import { type ExchangeContext, HELD_BYTES, handleExchange } from './exchange.ts';
 import { Recorder } from './recorder.ts';
 import { recordModel } from './records.ts';
-import { createRedactor, DEFAULT_REDACT } from './redact.ts';
+import { createRedactor, credentialFields, DEFAULT_REDACT } from './redact.ts';
 import { type ExchangeOutcome, type ProxyReport, ReportBuilder } from './report.ts';
 import { createUpstream, parseUpstream } from './upstream.ts';
 
@@ -32,7 +32,14 @@ export interface ProxyOptions {
   record?: string;
   /** Exchanges kept, and records per collection (default 1000). */
   recordLimit?: number;
-  /** Fields whose values are faked in the recording. Default `email`, `phone_number`, `ip`. */
+  /** Bytes of answers the recording holds, in memory and in the file (default 64 MiB); past it, exchanges are dropped. */
+  recordMaxBytes?: number;
+  /** Replace a recording already in `record` (default false: refused with an EEXIST error naming the file). */
+  overwrite?: boolean;
+  /**
+   * Personal fields whose values are faked in the recording. Default `email`, `phone_number`, `ip`.
+   * Credentials and payment data (./redact.ts) are faked whatever this says.
+   */
   redact?: readonly string[];
   /** Refuse a request that breaks the contract with the mock's problem instead of forwarding it. */
   strict?: boolean;
@@ -47,8 +54,15 @@ export interface ProxyOptions {
   heldBytes?: number;
   /** Directory holding the `<version>.json` bundles. Default: this package's. */
   bundlesDir?: string;
+  /**
+   * How long a client may take to send its headers and its whole request, and stay idle between
+   * requests (ms): the mock's DEFAULT_TIMEOUTS (10 s, 30 s, 5 s) unless given, 408 beyond.
+   */
+  timeouts?: Partial<MockTimeouts>;
   /** Receives one line per exchange and one per violation. No header value or query is ever logged. */
   log?: (line: string) => void;
+  /** Receives what must never go unseen (a recording write that failed), `log` or not. Default: console.warn. */
+  warn?: (line: string) => void;
 }
 
 export interface ProxyServer {
@@ -58,7 +72,7 @@ export interface ProxyServer {
   /** The upstream as named in messages (no credentials, no query). */
   upstream: string;
   report(): ProxyReport;
-  /** Stops listening, writes the recording, resolves with the final report. */
+  /** Stops listening, writes the recording, resolves with the final report (rejects, naming the file, when that write fails). */
   close(): Promise<ProxyReport>;
 }
 
@@ -88,10 +102,12 @@ function createRecorder(
     file: options.record,
     upstream,
     ...(options.recordLimit !== undefined && { limit: options.recordLimit }),
-    redactor: createRedactor(options.redact ?? DEFAULT_REDACT),
+    ...(options.recordMaxBytes !== undefined && { maxBytes: options.recordMaxBytes }),
+    // Credentials and payment data always, with the personal fields asked for (or the default ones).
+    redactor: createRedactor([...(options.redact ?? DEFAULT_REDACT), ...credentialFields(bundles)]),
     model: recordModel(bundles),
     contract,
-    onError: (error) => options.log?.(`recording not written: ${error.message}`),
+    onError: (error) => (options.warn ?? console.warn)(`recording not written: ${error.message}`),
   });
 }
 
@@ -102,7 +118,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const builder = new ReportBuilder(upstream.name);
   const log = options.log;
   const recorder = createRecorder(options, upstream.name, bundles, checker.contract);
-  // A recording that cannot be written fails now, not after an hour of traffic.
+  // A previous recording is not replaced unasked; one that cannot be written fails now, not after an
+  // hour of traffic.
+  await recorder?.claim(options.overwrite ?? false);
   await recorder?.flush();
   const context: ExchangeContext = {
     checker,
@@ -143,13 +161,15 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   }
 
   const { createServer } = await import('node:http');
-  const server = createServer((request, response) => {
+  const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
     answer(request, response).catch((error: Error) => {
       log?.(`${request.method} ${(request.url ?? '/').split('?')[0]} proxy error: ${error.message}`);
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/problem+json' });
       response.end();
     });
   });
+  // Node's own refusals (malformed request, headers too large, a client too slow) as problems.
+  server.on('clientError', answerClientError);
   return {
     ...(await listen(server, options.port ?? DEFAULT_PROXY_PORT, options.host ?? '127.0.0.1')),
     upstream: upstream.name,

@@ -29,10 +29,34 @@ export const HOP_BY_HOP = new Set([
   'content-length',
 ]);
 
+/**
+ * The headers of `headers` that travel past this hop: none of {@link HOP_BY_HOP}, none named in its
+ * `Connection` header (RFC 9110 §7.6.1: a sender lists there the headers meant for this hop only),
+ * and none of `drop`.
+ */
+export function endToEnd(
+  headers: IncomingHttpHeaders,
+  drop: (name: string) => boolean = () => false,
+): Record<string, string | string[]> {
+  const connection = headers.connection;
+  const named = new Set(
+    (Array.isArray(connection) ? connection.join(',') : (connection ?? ''))
+      .split(',')
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  const out: Record<string, string | string[]> = {};
+  for (const [header, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(header) || named.has(header) || drop(header)) continue;
+    out[header] = value;
+  }
+  return out;
+}
+
 export interface Upstream {
   /** The base URL without credentials, query or trailing slash: what messages and reports name. */
   readonly name: string;
-  /** The URL a request target (`/tickets/7/?x=1`) goes to. */
+  /** The URL a request target (an origin-form path and query, `/tickets/7/?x=1`) goes to. */
   urlOf(target: string): URL;
   /** Sends one request: `request` to cancel it (destroy), `answer` once the status and headers came. */
   send(
@@ -70,11 +94,7 @@ export function createUpstream(base: URL): Upstream {
     name,
     urlOf,
     send(method, target, headers, body) {
-      const outgoing: Record<string, string | string[]> = {};
-      for (const [header, value] of Object.entries(headers)) {
-        if (value === undefined || HOP_BY_HOP.has(header) || header === 'accept-encoding') continue;
-        outgoing[header] = value;
-      }
+      const outgoing = endToEnd(headers, (header) => header === 'accept-encoding');
       outgoing.host = base.host;
       if (body.length > 0 || !['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method)) {
         outgoing['content-length'] = String(body.length);

@@ -132,7 +132,7 @@ export class Contract {
         return { value: JSON.parse(bodyText) };
       } catch (error) {
         return {
-          error: { field: 'body', rule: 'json', message: `body is not valid JSON: ${(error as Error).message}` },
+          error: { field: 'body', rule: 'json', message: `not valid JSON: ${(error as Error).message}` },
         };
       }
     });

@@ -22,7 +22,7 @@ const ALLOWED: Record<string, string[]> = {
   msw: ['contract', 'mock'],
   fuzz: ['contract', 'validation'],
   proxy: ['contract', 'validation', 'mock', 'conformance', 'docs', 'client'],
-  drift: ['contract', 'conformance', 'proxy'],
+  drift: ['contract', 'conformance', 'proxy', 'client'],
   cli: ['contract', 'mock', 'conformance', 'fuzz', 'codegen', 'docs', 'proxy', 'drift'],
 };
 

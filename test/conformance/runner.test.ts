@@ -65,20 +65,26 @@ describe('against the mock', () => {
     expect(report.violations).toEqual([]);
   });
 
-  it('exits 0 from the command line with its defaults, and with --allow-writes', async () => {
+  it('exits 0 from the command line with its defaults, and with --allow-writes twice in a row (issue 27)', async () => {
     const read = await runCli(['--base-url', inject('mockUrl'), '--token', 't']);
     expect(read.code).toBe(0);
     expect(read.stdout).toContain('All responses conform to the contract.');
-    const writes = await runCli([
-      '--base-url',
-      inject('mockUrl'),
-      '--token',
-      'conformance-cli-writes',
-      '--allow-writes',
-    ]);
-    expect(writes.stderr).toBe('');
-    expect(writes.code).toBe(0);
-    expect(writes.stdout).toContain('All responses conform to the contract.');
+    expect(read.stdout).not.toContain('state:');
+    // The second run finds the records as the first did: each run resets its token's state first
+    // (before, five writes answered 422 the second time: retry, move, request, accept, capture).
+    for (const run of [1, 2]) {
+      const writes = await runCli([
+        '--base-url',
+        inject('mockUrl'),
+        '--token',
+        'conformance-cli-writes',
+        '--allow-writes',
+      ]);
+      expect(writes.stderr, `run ${run}`).toBe('');
+      expect(writes.stdout, `run ${run}`).toContain('All responses conform to the contract.');
+      expect(writes.stdout).toContain('state: the token’s state was reset (POST /__mock/reset)');
+      expect(writes.code, `run ${run}`).toBe(0);
+    }
   });
 });
 
@@ -88,6 +94,9 @@ describe('against a deliberately wrong server', () => {
     for (const defect of DEFECTS) expect(report.violations).toContainEqual(expect.objectContaining(defect));
     const broken = new Set(DEFECTS.map((d) => `${d.operation} ${d.version}`));
     expect(report.violations.filter((v) => !broken.has(`${v.operation} ${v.version}`))).toEqual([]);
+    // Not the mock: its reset is refused, said in the report, and not a violation.
+    expect(report.stateReset).toMatchObject({ reset: false, status: 404 });
+    expect(report.stateReset?.message).toContain('POST /__mock/reset answered 404 (not the mock?)');
   });
 
   it('only reads without --allow-writes', async () => {
@@ -140,14 +149,29 @@ describe('usage', () => {
     expect(result.stderr).toContain('--help');
   });
 
-  it('reports an unreachable server as a violation', async () => {
+  // Issue #27: an unreachable server exited 1, "the contract is broken"; the exit-code table says 3.
+  it('exits 3 when the server is unreachable, naming it, as fuzz does', async () => {
     // A port just released by a server nobody connected to (no keep-alive socket to reuse).
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
     const { port } = probe.address() as AddressInfo;
     await new Promise((resolve) => probe.close(resolve));
-    const report = await runConformance({ baseUrl: `http://127.0.0.1:${port}`, token: 't', versions: ['unstable'] });
-    expect(report.violations[0]).toMatchObject({ field: 'request', rule: 'network', operation: 'getTicket' });
-    expect(report.violations[0]?.message).toContain('ECONNREFUSED');
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const result = await runCli(['--base-url', baseUrl, '--token', 't']);
+    expect(result.stderr).toContain(`Conformance run failed: cannot reach ${baseUrl}: ECONNREFUSED`);
+    expect(result.code).toBe(3);
+    await expect(runConformance({ baseUrl, token: 't', versions: ['unstable'] })).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('exits 3 when calls get no answer and nothing breaks the contract (a dropped connection)', async () => {
+    const dropping = await startMock({ port: 0, scenarios: [{ operation: 'getTicket', fail: 'drop' }] });
+    try {
+      const result = await runCli(['--base-url', dropping.url, '--token', 't']);
+      expect(result.stdout).toMatch(/FAIL GET +\/tickets\/\{?\w+\}?\/? +getTicket/);
+      expect(result.stderr).toMatch(/Conformance run failed: \d+ call\(s\) got no answer from .*, the first getTicket/);
+      expect(result.code).toBe(3);
+    } finally {
+      await dropping.close();
+    }
   });
 });

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsSite } from '../../src/docs/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
@@ -28,7 +28,6 @@ import {
 } from '../helpers/bundles.ts';
 
 const ARTIFACTS = join(ROOT, 'test', '.artifacts', 'docs');
-const TOKEN = 'Bearer docs-try-it';
 
 let browser: Browser;
 let mock: MockServer;
@@ -63,9 +62,12 @@ interface Opened {
   errors: string[];
 }
 
-/** A page that may load `allowed` origins (and file:, data:, blob:) only; anything else is recorded and aborted. */
-async function open(url: string, allowed: string[] = []): Promise<Opened> {
-  const page = await browser.context.newPage();
+/**
+ * A page that may load `allowed` origins (and file:, data:, blob:) only; anything else is recorded
+ * and aborted. In `context` (another reader), else the browser's first one.
+ */
+async function open(url: string, allowed: string[] = [], context: BrowserContext = browser.context): Promise<Opened> {
+  const page = await context.newPage();
   const external: string[] = [];
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -83,6 +85,8 @@ async function open(url: string, allowed: string[] = []): Promise<Opened> {
 }
 
 const shownText = (page: Page) => page.locator('elements-api').innerText();
+/** The reader's try-it token, as the bar shows it. */
+const tokenOf = async (page: Page) => `Bearer ${await page.locator('#docs-token').innerText()}`;
 
 /**
  * Waits until the operation page of `summary` is the one shown, and throws if it is not. With the
@@ -213,7 +217,7 @@ async function checkOperations(page: Page, version: (typeof VERSIONS)[number], p
     const tryIt = page.locator('.TryItPanel').first();
     if (!(await tryIt.innerText()).includes(HEADER)) problems.push(`${spec.operationId}: try-it has no ${HEADER}`);
     const token = tryIt.locator('input[aria-label="Token"]');
-    if ((await token.count()) === 0 || (await token.inputValue()) !== TOKEN) {
+    if ((await token.count()) === 0 || (await token.inputValue()) !== (await tokenOf(page))) {
       problems.push(`${spec.operationId}: try-it token is not pre-filled`);
     }
     if (press) problems.push(...(await pressTryIt(page, found)));
@@ -323,6 +327,9 @@ describe('static build (file://)', () => {
       await waitForOperation(page, loadBundle('unstable').paths['/tickets/{id}/'].get.summary);
       expect(new URL(page.url()).searchParams.get('version')).toBe('unstable');
       expect(new URL(page.url()).hash).toBe('#/operations/getTicket');
+      expect(await page.locator('#docs-notice').innerText()).toBe(
+        'getTicket is not in version 2024-04-01; showing version unstable. Versions that have it: unstable',
+      );
       expect(external).toEqual([]);
     } finally {
       await page.close();
@@ -356,9 +363,18 @@ describe('static build (file://)', () => {
       await page.getByText('"stockrecord"').first().scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(ARTIFACTS, 'listSubscriptions-2023-02-10.png') });
 
-      // unstable has no listSubscriptions: the switcher falls back to the overview.
+      // unstable has no listSubscriptions: the switcher falls back to the overview, and says why.
       await page.selectOption('#docs-version', 'unstable');
       await page.waitForFunction(() => location.hash === '#/');
+      const notice = page.locator('#docs-notice');
+      expect(await notice.innerText()).toBe(
+        'listSubscriptions is not in version unstable; showing the Overview. Versions that have it: 2024-04-01, 2023-02-10',
+      );
+      expect(await notice.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+        '?version=2024-04-01#/operations/listSubscriptions',
+        '?version=2023-02-10#/operations/listSubscriptions',
+      ]);
+      await page.screenshot({ path: join(ARTIFACTS, 'missing-operation-notice.png') });
       expect(errors).toEqual([]);
       expect(external).toEqual([]);
     } finally {
@@ -386,6 +402,63 @@ describe('static build (file://)', () => {
 });
 
 describe('served by the mock at /docs', () => {
+  // Issue 27: every reader shared one token, so after one reader's writes five operations answered
+  // 422 to everyone. Two readers are two browser contexts (their own localStorage).
+  it('gives each reader a token of their own: one reader’s writes leave the other’s try-it at 200, and “Reset my state” resets the reader’s own', {
+    timeout: 90_000,
+  }, async () => {
+    const retry = SPEC_OPERATIONS.find((o) => o.operationId === 'retrySubscription');
+    const version = retry?.versions[0] as (typeof VERSIONS)[number];
+    const operation = operationsOf(version).find((o) => o.operationId === 'retrySubscription') as BundleOperation;
+    const url = `${mock.url}/docs/?version=${version}#/operations/retrySubscription`;
+    const contexts = await Promise.all([browser.newContext(), browser.newContext()]);
+    // The second reader's browser kept the old shared token in Elements' storage: it gets its own.
+    const schemes = Object.keys(loadBundle(version).components.securitySchemes);
+    await contexts[1]?.addInitScript((keys: string[]) => {
+      if (localStorage.getItem('store-admin-docs.token')) return;
+      const shared = Object.fromEntries(keys.map((key) => [key, 'Bearer docs-try-it']));
+      localStorage.setItem('TryIt_securitySchemeValues', JSON.stringify(shared));
+    }, schemes);
+    try {
+      const opened = await Promise.all(contexts.map((context) => open(url, [mock.url], context)));
+      const readers = opened.map(({ page }) => page);
+      const [a, b] = readers as [Page, Page];
+      await Promise.all(readers.map((page) => waitForOperation(page, operation.operation.summary)));
+      const tokens = await Promise.all(readers.map(tokenOf));
+      expect(tokens[0]).toMatch(/^Bearer docs-[0-9a-f]{24}$/);
+      expect(tokens[1]).toMatch(/^Bearer docs-[0-9a-f]{24}$/);
+      expect(tokens[0]).not.toBe(tokens[1]);
+      for (const [i, page] of readers.entries()) {
+        expect(await page.locator('.TryItPanel input[aria-label="Token"]').inputValue()).toBe(tokens[i]);
+      }
+
+      // Reader a retries subscription 1042: 200, then 422 (it is no longer past due) for a only.
+      expect(await pressTryIt(a, operation)).toEqual([]);
+      expect((await pressTryIt(a, operation)).join()).toContain('try-it got 422');
+      expect(await pressTryIt(b, operation)).toEqual([]);
+
+      // A reload keeps the reader's token; "Reset my state" resets it, and try-it answers 200 again.
+      await a.reload();
+      await waitForOperation(a, operation.operation.summary);
+      expect(await tokenOf(a)).toBe(tokens[0]);
+      const [reset] = await Promise.all([
+        a.waitForResponse((r) => new URL(r.url()).pathname === '/__mock/reset'),
+        a.getByRole('button', { name: 'Reset my state' }).click(),
+      ]);
+      expect(reset.request().headers().authorization).toBe(tokens[0]);
+      expect(reset.status()).toBe(200);
+      await a.waitForSelector('text=Reset: your token reads the seeded data again.');
+      expect(await pressTryIt(a, operation)).toEqual([]);
+      await a.screenshot({ path: join(ARTIFACTS, 'try-it-own-token.png') });
+      for (const { errors, external } of opened) {
+        expect(errors).toEqual([]);
+        expect(external).toEqual([]);
+      }
+    } finally {
+      await Promise.all(contexts.map((context) => context.close()));
+    }
+  });
+
   it('redirects /docs to /docs/', async () => {
     const response = await fetch(`${mock.url}/docs`, { redirect: 'manual' });
     expect(response.status).toBe(301);
@@ -408,7 +481,7 @@ describe('served by the mock at /docs', () => {
       expect(ok.url().startsWith(`${mock.url}/subscriptions/`)).toBe(true);
       expect(ok.status()).toBe(200);
       const headers = ok.request().headers();
-      expect(headers.authorization).toBe(TOKEN);
+      expect(headers.authorization).toBe(await tokenOf(page));
       expect(headers[HEADER.toLowerCase()]).toBe('2024-04-01');
       await page.waitForSelector('text=200 OK');
       await page.screenshot({ path: join(ARTIFACTS, 'try-it-200.png') });

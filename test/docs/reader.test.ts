@@ -1,7 +1,7 @@
 // The reference as a reader sees it, at 1280 and 1440 px in headless Chromium, served by the mock at
 // /docs: try-it's send button shows its whole label, the version switcher looks like a dropdown,
 // the try-it base URL is shown once, a parameter's example reads without backslashes, and
-// "UNLICENSED" is text, not a link. Each is asserted through the DOM; the pictures go to
+// "UNLICENSED" is text, not a link; try-it's column is at least 400 px wide and cuts no text. Each is asserted through the DOM; the pictures go to
 // test/.artifacts/docs/, and with UPDATE_DOCS_IMAGES=1 to docs/images/ (committed, shown in
 // docs/reference.md).
 import { copyFile, mkdir } from 'node:fs/promises';
@@ -80,7 +80,7 @@ describe.each([1280, 1440])('at %i px', (width) => {
     await picture(page, `reference-overview-${width}`);
   });
 
-  it('an operation: the whole try-it button label, examples without backslashes', async () => {
+  it('an operation: the whole try-it button label, a try-it column of at least 400 px cutting no text, examples without backslashes', async () => {
     await page.evaluate(() => {
       location.hash = '#/operations/listSubscriptions';
     });
@@ -91,6 +91,25 @@ describe.each([1280, 1440])('at %i px', (width) => {
       overflow: button.scrollWidth - button.clientWidth,
     }));
     expect(fits).toEqual({ label: 'Send API Request', overflow: 0 });
+
+    // Issue 27: at 1280 px the try-it column was 313 px wide and cut its parameter grid (340 px of
+    // content in 313). Now at least 400 px, and no element of the column cuts its text (code
+    // blocks scroll by design; the visually hidden native selects measure 1 px).
+    const column = await page.locator('.TryItPanel').evaluate((panel) => {
+      const root = (panel.closest('.HttpOperation > .sl-flex > *') ?? panel) as HTMLElement;
+      const cut = [...root.querySelectorAll<HTMLElement>('*')]
+        .filter((e) => e.clientWidth > 1 && e.scrollWidth > e.clientWidth && !e.closest('pre'))
+        .map((e) => `${e.className} (${e.scrollWidth} > ${e.clientWidth}): ${e.innerText.slice(0, 40)}`);
+      const token = root.querySelector<HTMLInputElement>('input[aria-label="Token"]');
+      return {
+        width: Math.round(root.getBoundingClientRect().width),
+        cut,
+        token: token && token.scrollWidth <= token.clientWidth,
+      };
+    });
+    expect(column.width).toBeGreaterThanOrEqual(400);
+    expect(column.cut).toEqual([]);
+    expect(column.token, 'the whole try-it token shows').toBe(true);
 
     const placeholders = await page
       .locator('elements-api input[placeholder]')

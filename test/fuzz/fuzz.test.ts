@@ -4,12 +4,16 @@
  * every version, writes included; and a deliberately wrong server (./wrong-server.ts), where it must
  * find each planted fault and report nothing else. Seeds are fixed: a run is repeatable.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { runCli } from '../../src/cli/index.ts';
+import { EXIT, runCli } from '../../src/cli/index.ts';
 import { loadBundles } from '../../src/contract/index.ts';
 import { type FuzzReport, runFuzz } from '../../src/fuzz/index.ts';
 import { createHandlers } from '../../src/msw/index.ts';
+import { ROOT } from '../helpers/bundles.ts';
+import { CLI, runProcess } from '../helpers/process.ts';
 import { FAULTS, startWrongFuzzServer } from './wrong-server.ts';
 
 const EVERY_OPERATION = loadBundles()
@@ -42,6 +46,11 @@ describe('the fuzzer against the conformant servers: 0 failures', () => {
     expect(report.cases).toBeGreaterThanOrEqual(CASES * 0.8);
     // Valid requests the mock refuses by its store's state are counted, never failures.
     expect(report.refused.every((r) => r.status >= 400 && r.status < 500)).toBe(true);
+    // Per operation: the valid requests sent, accepted and refused (issue 27), and those below the floor.
+    expect(report.operations.map((c) => `${c.version} ${c.operation}`).sort()).toEqual(EVERY_OPERATION);
+    for (const c of report.operations) expect(c.accepted + c.refused, c.operation).toBe(c.sent);
+    expect(report.minAccepted).toBe(1);
+    expect(report.underExercised).toEqual(report.operations.filter((c) => c.accepted < 1));
   });
 
   it('the MSW handlers under msw/node', async () => {
@@ -146,6 +155,11 @@ describe('the fuzz command', () => {
     },
     { args: ['--base-url', '{mock}', '--token', 't', '--nope'], code: 2, output: ["Unknown option '--nope'"] },
     {
+      args: ['--base-url', '{mock}', '--token', 't', '--min-accepted', 'some'],
+      code: 2,
+      output: ['--min-accepted "some" is not a whole number'],
+    },
+    {
       args: ['--base-url', 'http://127.0.0.1:1', '--token', 't'],
       code: 3,
       output: ['Fuzz run failed: cannot reach http://127.0.0.1:1'],
@@ -157,11 +171,58 @@ describe('the fuzz command', () => {
     expect(result.code, result.output).toBe(code);
   });
 
+  it('says an unreachable server’s error code once (issue 27: "ECONNREFUSED: connect ECONNREFUSED")', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const result = await run(['--base-url', `http://127.0.0.1:${port}`, '--token', 't']);
+    expect(result.code).toBe(3);
+    expect(result.output).toContain(`cannot reach http://127.0.0.1:${port}: connect ECONNREFUSED 127.0.0.1:${port}`);
+  });
+
   it('--json prints the report', async () => {
     const result = await run(['--base-url', wrong.url, '--token', 't', '--seed', '3', '--cases', '100', '--json']);
     const report = JSON.parse(result.output) as FuzzReport;
     expect(report.seed).toBe(3);
     expect(report.failures.length).toBeGreaterThan(0);
     expect(result.code).toBe(1);
+  });
+});
+
+describe('the fuzz command reports how each operation’s success path was exercised (issue 27)', () => {
+  const fuzzProcess = (args: string[]) =>
+    runProcess(process.execPath, [...CLI, 'fuzz', '--base-url', inject('mockUrl'), '--token', 't', ...args], {
+      cwd: ROOT,
+      timeoutMs: 60_000,
+    });
+
+  it('prints per operation the valid requests sent, accepted and refused; at the floor it exits 0', async () => {
+    const result = await fuzzProcess(['--seed', '7', '--cases', '40', '--version', 'unstable']);
+    expect(result.code, result.stderr).toBe(0);
+    const line = /ok getTicket \(unstable\): (\d+) valid sent, (\d+) accepted, (\d+) refused/.exec(result.stdout);
+    expect(line, result.stdout).not.toBeNull();
+    const [sent, accepted, refused] = (line ?? []).slice(1).map(Number) as [number, number, number];
+    expect(accepted).toBeGreaterThanOrEqual(1);
+    expect(accepted + refused).toBe(sent);
+    expect(result.stdout).toContain('No failure in');
+  });
+
+  it('below --min-accepted an operation is "not exercised" and the run exits 3 (not 1: no contract break)', async () => {
+    const result = await fuzzProcess([
+      '--seed',
+      '7',
+      '--cases',
+      '40',
+      '--version',
+      'unstable',
+      '--min-accepted',
+      '1000',
+    ]);
+    expect(result.code, result.stdout + result.stderr).toBe(EXIT.internal);
+    expect(result.stdout).toMatch(/NOT EXERCISED getTicket \(unstable\): \d+ valid sent, \d+ accepted/);
+    expect(result.stderr).toMatch(
+      /Not exercised: valid requests accepted fewer than --min-accepted 1000 times: getTicket \(unstable\) \d+ of \d+\./,
+    );
   });
 });

@@ -3,9 +3,6 @@
  * no browser download works on these machines (TOOLCHAIN.md), so CI installs the `chromium` package.
  */
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
 
 /** Debian's chromium (TOOLCHAIN.md: no browser download works here); CHROMIUM_PATH overrides. */
@@ -13,19 +10,21 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export interface Browser {
   context: BrowserContext;
+  /** Another context of the same browser: a second reader, its storage and cookies its own. */
+  newContext(): Promise<BrowserContext>;
   close(): Promise<void>;
 }
 
-/** A headless Chromium with a fresh profile, flags per TOOLCHAIN.md (playwright adds --headless). */
+const VIEWPORT = { width: 1400, height: 1000 };
+
+/** A headless Chromium (flags per TOOLCHAIN.md; playwright adds --headless) and a first context. */
 export async function launchBrowser(): Promise<Browser> {
   // A missing browser fails the suite with the fix, never skips it.
   if (!existsSync(CHROMIUM))
     throw new Error(`No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  const profile = await mkdtemp(join(tmpdir(), 'chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    viewport: { width: 1400, height: 1000 },
     args: [
       '--no-sandbox',
       '--disable-gpu',
@@ -34,11 +33,6 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
-  return {
-    context,
-    async close() {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
+  const newContext = () => browser.newContext({ viewport: VIEWPORT });
+  return { context: await newContext(), newContext, close: () => browser.close() };
 }

@@ -143,6 +143,21 @@ describe('npm start', () => {
     expect((await mock.exited).code).toBe(0);
   });
 
+  it('--strict-query refuses a query parameter the operation does not declare (400 naming it)', async () => {
+    const mock = start(process.execPath, [...CLI, 'mock', '--port', '0', '--quiet', '--strict-query']);
+    await until(
+      () => mock.stdout().includes('press Ctrl-C to stop'),
+      () => mock.stdout() + mock.stderr(),
+    );
+    expect(mock.stdout()).toContain('unknown query parameters refused');
+    const url = /listening on (\S+)/.exec(mock.stdout())?.[1];
+    const refused = await fetch(`${url}/subscriptions/?statuss=active`, { headers: { Authorization: 'Bearer t' } });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ validation: [{ field: 'query.statuss', rule: 'unknown' }] });
+    process.kill(-(mock.child.pid as number), 'SIGTERM');
+    expect((await mock.exited).code).toBe(0);
+  });
+
   it('takes HOST and PORT from the environment, and --port over PORT', async () => {
     const port = await freePort();
     const mock = start(process.execPath, [...CLI, 'mock', '--port', String(port), '--quiet'], {

@@ -1,9 +1,12 @@
 /**
  * The inspector at /__mock/ in Chromium (issue 18): a request made by the test shows up on the page
  * (method, path, version, status, its problem's fields when expanded), filters by status and path,
- * and its buttons snapshot and reset a state. `UPDATE_DOCS_IMAGES=1` rewrites docs/images/inspector.png.
+ * and its buttons snapshot and reset a state; each state shows its token's hint, where it lives
+ * (memory, the state file) and what it changed, also when only in the state file (issue 27).
+ * `UPDATE_DOCS_IMAGES=1` rewrites docs/images/inspector.png.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
@@ -66,5 +69,61 @@ describe('the inspector page', () => {
       .poll(async () => (await call('GET', '/tickets/6/', options)).json.subject)
       .not.toBe('Seen by the inspector');
     expect(external).toEqual([]);
+  }, 60_000);
+
+  it('shows each state by its token’s hint, where it lives and what it changed, also one only in the state file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inspector-'));
+    // One state in memory at most: a second token's write sends the first to the state file only.
+    const durable = await startMock({ port: 0, statePath: join(dir, 'state.jsonl'), limits: { maxTokenStates: 1 } });
+    const page = await browser.context.newPage();
+    try {
+      const first = { baseUrl: durable.url, token: 'first-reader-token-1234' };
+      const second = { baseUrl: durable.url, token: 'second-reader-token-5678' };
+      expect((await call('PATCH', '/tickets/6/', { ...first, body: { subject: 'Kept in the file' } })).status).toBe(
+        200,
+      );
+      expect((await call('PATCH', '/tickets/7/', { ...second, body: { subject: 'Kept in memory' } })).status).toBe(200);
+
+      const listed = async () => {
+        const { states } = (await call('GET', '/__mock/states', { baseUrl: durable.url })).json;
+        return Object.fromEntries(
+          states.map((s: Record<string, unknown>) => [s.hint, [s.where, s.durable, s.fromFile, s.changed]]),
+        );
+      };
+      expect(await listed()).toEqual({
+        'fir…234': ['file', true, true, ['tickets']],
+        'seco…5678': ['memory', true, false, ['tickets']],
+      });
+      await page.goto(`${durable.url}/__mock/`);
+      const shown = (hint: string) => page.locator('.state', { hasText: `token ${hint}` }).innerText();
+      await expect.poll(() => shown('fir…234')).toContain('in the state file only (loaded on its next request)');
+      expect(await shown('fir…234')).toContain('changed: tickets');
+      expect(await shown('seco…5678')).toContain('in memory, saved to the state file');
+      expect(await shown('seco…5678')).toContain('changed: tickets');
+      expect(await page.locator('#states').innerText()).not.toContain(first.token);
+
+      // The first token's next request loads its state back from the file (and evicts the second).
+      await call('GET', '/tickets/6/', first);
+      expect((await listed())['fir…234']).toEqual(['memory', true, true, ['tickets']]);
+      await expect.poll(() => shown('fir…234')).toContain('in memory, loaded from the state file');
+    } finally {
+      await page.close();
+      await durable.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('marks a request with a misspelled filter and says which parameter was ignored (issue 27)', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${mock.url}/__mock/`);
+    await call('GET', '/subscriptions/', { baseUrl: mock.url, token: 'misspelled', query: 'statuss=active' });
+    const row = page.locator('tr.req', { hasText: '/subscriptions/?statuss=active' });
+    await row.waitFor({ timeout: 10_000 });
+    expect(await row.textContent()).toContain('⚠');
+    await row.click();
+    await expect
+      .poll(() => page.locator('main').textContent())
+      .toContain('Warning: unknown query parameters, ignored: statuss');
+    await page.close();
   }, 60_000);
 });

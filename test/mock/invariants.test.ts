@@ -126,6 +126,18 @@ const VIEW = (record: Rec, collection: string, state: ReturnType<typeof engine.i
     : record;
 };
 
+describe('the seeded orders (issue 27)', () => {
+  it('say paid only when nothing is outstanding, pending while money is owed', () => {
+    const orders = seed.list('orders');
+    const owing = orders.filter((o) => Number(o.total_outstanding) > 0);
+    expect(owing.length).toBeGreaterThan(0);
+    expect(new Set(owing.map((o) => o.payment_status))).toEqual(new Set(['pending']));
+    const settled = orders.filter((o) => Number(o.total_outstanding) === 0);
+    expect(new Set(settled.map((o) => o.payment_status))).toEqual(new Set(['paid']));
+    expect(checkStore(seed).filter((m) => m.includes('payment_status'))).toEqual([]);
+  });
+});
+
 describe('invariants under random writes', () => {
   it('hold after each of 5,000 writes over 4 tokens, every record valid in every version, refusals changing nothing', async () => {
     expect(checkStore(seed)).toEqual([]);

@@ -581,6 +581,26 @@ const BAD_REQUESTS: BadRequest[] = [
     field: 'header.Content-Type',
     rule: 'content-type',
   },
+  // A body on a write that takes none (issue 27): refused like --static and the real API.
+  {
+    name: 'renew: a text/plain body on an operation that takes none',
+    method: 'POST',
+    path: '/subscriptions/1/renew/',
+    raw: 'renew please',
+    contentType: 'text/plain',
+    status: 415,
+    field: 'header.Content-Type',
+    rule: 'content-type',
+  },
+  {
+    name: 'renew: a JSON body on an operation that takes none',
+    method: 'POST',
+    path: '/subscriptions/1/renew/',
+    body: {},
+    status: 415,
+    field: 'header.Content-Type',
+    rule: 'content-type',
+  },
 ];
 
 describe.each(MODES)('$mode mock: requests that break the contract', ({ baseUrl }) => {

@@ -104,6 +104,10 @@ describe('failure scenarios', () => {
     const { response, error } = await client().GET('/store/', { headers: { Prefer: 'fail=418' } });
     expect(response.status).toBe(400);
     expect(JSON.stringify(error)).toContain('use one of 429, 500, 503, drop');
+    // Said once (issue 27: it read "Prefer: Prefer fail=418").
+    expect(error).toMatchObject({ detail: 'Prefer: fail=418: use one of 429, 500, 503, drop.' });
+    const delay = await client().GET('/store/', { headers: { Prefer: 'delay=soon' } });
+    expect(delay.error).toMatchObject({ detail: 'Prefer: delay=soon: use a whole number from 0 to 60000.' });
   });
 
   // One parse of the header: a bad token anywhere in it refuses the request before a scenario acts.

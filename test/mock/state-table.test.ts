@@ -74,7 +74,7 @@ describe('the state table', () => {
   it.each(['paused', 'canceled'])('renew and retry refuse a %s subscription', async (status) => {
     const sub = find('subscriptions', (r) => r.status === status);
     for (const action of ['renew', 'retry']) {
-      const result = await send(engine, 'POST', `/subscriptions/${sub.id}/${action}/`, { token: fresh(), body: {} });
+      const result = await send(engine, 'POST', `/subscriptions/${sub.id}/${action}/`, { token: fresh() });
       expect(refusal(result)).toMatchObject({ status: 422, field: 'path.id', rule: 'state' });
       expect(result.json.detail).toContain(status);
     }

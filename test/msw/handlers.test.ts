@@ -115,6 +115,63 @@ describe('createHandlers under msw/node', () => {
   });
 });
 
+describe('the client with its default retries under msw/node (issue #27)', () => {
+  // Before the fix the client awaited the cancel of the retried response's body, which msw/node's
+  // body never settles: no retry event, no deadline, the call pending until the runner's timeout.
+  const rows = [
+    { name: 'Prefer: fail=429', prefer: 'fail=429, retry-after=0', status: 429 },
+    { name: 'Prefer: fail=503', prefer: 'fail=503, retry-after=0', status: 503 },
+    { name: 'a 429 override', prefer: undefined, status: 429 },
+  ];
+  it.each(rows)('$name: retried twice, then the $status is answered', { timeout: 10_000 }, async (row) => {
+    if (!row.prefer) {
+      const limited = () => new Response('{}', { status: 429, headers: { 'Retry-After': '0' } });
+      server.use(...createHandlers({ baseUrl: BASE, overrides: [override('get', '/store/', limited)] }));
+    }
+    const attempts: number[] = [];
+    const retrying = createAdminClient({
+      baseUrl: BASE,
+      token: 'msw-retry',
+      timeout: 5000,
+      retry: { onRetry: ({ attempt }) => attempts.push(attempt) },
+    });
+    const headers = row.prefer ? { Prefer: row.prefer } : {};
+    const { response } = await retrying.GET('/store/', { headers });
+    expect(response.status).toBe(row.status);
+    expect(attempts).toEqual([1, 2]);
+  });
+
+  it('the deadline ends a call whose retry waits longer than it (Retry-After: 1, timeout 300 ms)', {
+    timeout: 10_000,
+  }, async () => {
+    const retrying = createAdminClient({ baseUrl: BASE, token: 'msw-retry', timeout: 300 });
+    const started = performance.now();
+    const outcome = await retrying.GET('/store/', { headers: { Prefer: 'fail=429' } }).then(
+      ({ response }) => response.status,
+      (error: Error) => error.name,
+    );
+    expect(outcome).toBe('TimeoutError');
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+  it('the deadline ends a call whose body never ends (an override streaming forever)', {
+    timeout: 10_000,
+  }, async () => {
+    const endless = () =>
+      new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('{')) }), {
+        headers: { 'Content-Type': 'application/json' },
+      });
+    server.use(...createHandlers({ baseUrl: BASE, overrides: [override('get', '/store/', endless)] }));
+    const retrying = createAdminClient({ baseUrl: BASE, token: 'msw-retry', timeout: 300 });
+    const started = performance.now();
+    const outcome = await retrying.GET('/store/').then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
+    expect(outcome).toBe('TimeoutError');
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
+
 describe('the same session through the HTTP server and the MSW handlers', () => {
   const now = () => new Date('2026-01-02T03:04:05Z');
   const session: [string, string, Record<string, string>, unknown?][] = [

@@ -13,7 +13,7 @@ import { versionOf } from '../../src/contract/index.ts';
 import { type DriftReport, runDrift } from '../../src/drift/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { createHandlers } from '../../src/msw/index.ts';
-import { type Recording, startProxy } from '../../src/proxy/index.ts';
+import { CREDENTIAL, type Recording, startProxy } from '../../src/proxy/index.ts';
 import { type StandIn, startStandIn } from './stand-in.ts';
 
 const TOKEN = 'tok-loop-5a4b3c2d1e';
@@ -155,6 +155,11 @@ function expectRedacted(value: unknown, key = ''): unknown {
     if (/(^|_)email($|_)/.test(key)) return expect.stringMatching(/^user-[0-9a-f]{12}@example\.invalid$/);
     if (/(^|_)ip($|_)/.test(key)) return expect.stringMatching(/^10\.\d+\.\d+\.\d+$/);
     if (/(^|_)phone_number($|_)/.test(key)) return expect.stringMatching(/^\+1555\d{7}$/);
+    // Credentials and payment data (always redacted): digits stay digits of the same length.
+    if (CREDENTIAL.test(key))
+      return expect.stringMatching(
+        /^\d+$/.test(value) ? new RegExp(`^\\d{${value.length}}$`) : /^redacted-[0-9a-f]{12}$/,
+      );
     return value;
   }
   if (Array.isArray(value)) return value.map((item) => expectRedacted(item, key));

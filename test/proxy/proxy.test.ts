@@ -174,6 +174,10 @@ describe('each divergence is a report line', () => {
       expect.objectContaining({ side: 'request', field: 'query.status[0]', rule: 'enum' }),
     );
     expect(byField?.filter((line) => line.side === 'response')).toHaveLength(1);
+    // The field is named once (issue 27: "query.status[0] enum: query.status[0]: must be …").
+    expect(log.join('\n')).toMatch(
+      /^ {2}violation listFulfillmentOrders \[2024-04-01\] request query\.status\[0\] enum: must be one of /m,
+    );
   });
 
   it('GET /__proxy/report is the report as JSON, and the log never holds the token or a header value', async () => {

@@ -1,8 +1,9 @@
 // How a broken rule is worded (src/validation/message.ts), table-driven on real ajv errors, then as
 // a curl user and an implementer meet it: in the mock's refusal and in a conformance finding.
 import { describe, expect, it } from 'vitest';
+import { loadBundles } from '../../src/contract/index.ts';
 import { createMockEngine } from '../../src/mock/index.ts';
-import { ajvWithBundle, explain, preview, RECEIVED_MAX, ruleMessage } from '../../src/validation/index.ts';
+import { ajvWithBundle, Contract, explain, preview, RECEIVED_MAX, ruleMessage } from '../../src/validation/index.ts';
 
 const ajv = ajvWithBundle({}, 'messages');
 const errorsOf = (schema: object, value: unknown) => {
@@ -79,5 +80,14 @@ describe('the words a user meets', () => {
     expect(explain(errors)).toEqual([
       { field: 'body.status', rule: 'enum', message: 'must be one of new, open (received "x")' },
     ]);
+  });
+
+  it('a finding on a body that is not JSON names the field once (issue 27: "body: json — body is not …")', () => {
+    const bundles = loadBundles();
+    const operation = bundles[0]?.operations.find((o) => o.operationId === 'getStore');
+    if (!operation) throw new Error('getStore is missing');
+    const [violation] = new Contract(bundles).validateResponse(operation, 200, 'application/json', '{oops');
+    expect(violation).toMatchObject({ field: 'body', rule: 'json' });
+    expect(violation?.message).toMatch(/^not valid JSON: /);
   });
 });

@@ -1,7 +1,9 @@
 /**
  * The inspector page served at `/__mock/`: one self-contained HTML document (inline style and
  * script, no CDN, works offline) that polls `GET /__mock/requests` and `GET /__mock/states` and
- * drives the admin endpoints (snapshot, restore, reset) with `Content-Type: application/json`.
+ * drives the admin endpoints (snapshot, restore, reset) with `Content-Type: application/json`. A
+ * state shows as its token's hint (first and last characters), its id, where it lives (memory,
+ * the state file) and the collections it changed.
  * Every value from the log is written with textContent, never as HTML.
  */
 export const INSPECTOR_HTML = `<!doctype html>
@@ -44,6 +46,7 @@ async function admin(method, path, body) {
 function pretty(text) { try { return JSON.stringify(JSON.parse(text), null, 2); } catch { return text; } }
 function detail(req) {
   const td = el('td'); td.colSpan = 7;
+  for (const warning of req.warnings || []) td.append(el('div', 'Warning: ' + warning, 's4'));
   if (req.problem) td.append(el('div', 'Problem: ' + req.problem.title + ' — ' + req.problem.detail + (req.problem.fields.length ? ' (fields: ' + req.problem.fields.join(', ') + ')' : ''), 's4'));
   for (const [label, part] of [['Request body', req.request], ['Response body', req.response]]) {
     td.append(el('div', label + (part.contentType ? ' (' + part.contentType + ')' : '') + (part.truncated ? ' — truncated' : ''), 'muted'));
@@ -58,7 +61,7 @@ function renderRequests(list) {
     if (status && String(req.status)[0] !== status) continue;
     if (path && !req.path.includes(path)) continue;
     const tr = el('tr', undefined, 'req'); tr.dataset.id = req.id;
-    for (const [v, c] of [[req.at.slice(11, 23)], [req.method], [req.path], [req.version], [req.status, 's' + String(req.status)[0]], [req.ms], [req.state || '-']]) tr.append(el('td', v, c));
+    for (const [v, c] of [[req.at.slice(11, 23)], [req.method], [req.path + (req.warnings ? ' ⚠' : '')], [req.version], [req.status, 's' + String(req.status)[0]], [req.ms], [req.state || '-']]) tr.append(el('td', v, c));
     tr.onclick = () => { open.has(req.id) ? open.delete(req.id) : open.add(req.id); renderRequests(list); };
     body.append(tr);
     if (open.has(req.id)) body.append(detail(req));
@@ -69,7 +72,11 @@ function renderStates(data) {
   if (data.states.length === 0) box.append(el('p', 'No state yet: every token reads the seeded data.', 'muted'));
   for (const s of data.states) {
     const div = el('div', undefined, 'state'); div.dataset.state = s.id;
-    div.append(el('div', s.id + ' · ' + s.where + ' · changed: ' + (s.changed.join(', ') || 'nothing')));
+    const where = s.where === 'file' ? 'in the state file only (loaded on its next request)'
+      : s.fromFile ? 'in memory, loaded from the state file'
+      : s.durable ? 'in memory, saved to the state file' : 'in memory only (lost when the mock stops)';
+    const title = el('div'); title.append('token ', el('strong', s.hint, 'hint'), ' · ', el('code', s.id));
+    div.append(title, el('div', where, 'where'), el('div', 'changed: ' + (s.changed.join(', ') || 'nothing (it reads the seeded data)'), 'changed'));
     const snap = el('button', 'Snapshot'); snap.onclick = () => { const name = prompt('Snapshot name'); if (name) admin('POST', '/snapshots', { state: s.id, name }); };
     const reset = el('button', 'Reset'); reset.onclick = () => admin('POST', '/reset', { state: s.id });
     div.append(snap, ' ', reset);

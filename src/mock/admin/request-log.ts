@@ -3,6 +3,7 @@
  * {@link REQUEST_LOG_SIZE} entries (the oldest is overwritten), request and response bodies cut at
  * {@link BODY_LIMIT} characters, so the log's memory is bounded whatever the traffic.
  */
+import { UNKNOWN_QUERY_HEADER } from '../stages/validation.ts';
 import { shortHash } from '../tokens/hash.ts';
 
 export const REQUEST_LOG_SIZE = 500;
@@ -22,6 +23,8 @@ export interface LoggedRequest {
   state: string | null;
   /** For a refusal: the problem's type, title, detail and fields. */
   problem?: { type: unknown; title: unknown; detail: unknown; fields: string[] };
+  /** What the mock noticed but let pass: query parameters the operation does not declare (a misspelled filter). */
+  warnings?: string[];
   request: { contentType: string | null; body: string; truncated: boolean };
   response: { contentType: string | null; body: string; truncated: boolean };
 }
@@ -60,6 +63,8 @@ interface Entry {
   requestBody: string;
   responseType: string | undefined;
   responseBody: string;
+  /** The query parameters the operation does not declare (the answer's {@link UNKNOWN_QUERY_HEADER}). */
+  unknownQuery?: string | undefined;
 }
 
 /** Decodes a logged request body (one decoder: it keeps no state between calls). */
@@ -98,6 +103,7 @@ export class RequestLog {
       requestBody: kept(exchange.requestBody),
       responseType: exchange.responseType,
       responseBody: kept(exchange.responseBody),
+      unknownQuery: exchange.unknownQuery,
     };
     this.next = this.next + 1 === this.size ? 0 : this.next + 1;
   }
@@ -126,6 +132,9 @@ function loggedOf(entry: Entry): LoggedRequest {
     ms: Math.round(entry.ms * 10) / 10,
     state: entry.stateKey === null ? null : shortHash(entry.stateKey),
     ...(problem && { problem }),
+    ...(entry.unknownQuery !== undefined && {
+      warnings: [`unknown query parameters, ignored: ${entry.unknownQuery}`],
+    }),
     request: { contentType: entry.requestType ?? null, ...cut(entry.requestBody) },
     response: { contentType: entry.responseType ?? null, ...cut(entry.responseBody) },
   };
@@ -166,5 +175,6 @@ export function logExchange(log: RequestLog, exchange: RawExchange): void {
           : decoder.decode(requestBody.subarray(0, BODY_LIMIT * 4)),
     responseType: contentTypeOf(response.headers),
     responseBody: response.body,
+    unknownQuery: response.headers[UNKNOWN_QUERY_HEADER],
   });
 }

@@ -9,12 +9,13 @@ import { fixturesOf } from '../model/fixtures.ts';
 import { fieldRefusal, refusal } from '../problems.ts';
 import type { Incoming, RawResponse } from '../stages/context.ts';
 import { json, refuse as refuseWith } from '../stages/respond.ts';
-import { shortHash } from '../tokens/hash.ts';
+import { shortHash, tokenHint } from '../tokens/hash.ts';
+import { snapshotNameProblem } from '../tokens/names.ts';
+import { stateFileFailed } from '../tokens/refusals.ts';
 import { adminCors, contentTypeRefusal } from './guard.ts';
 import { INSPECTOR_HTML } from './inspector.ts';
 
 export const ADMIN_PREFIX = '/__mock';
-const SNAPSHOT_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 export const isAdminPath = (pathname: string) => pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`);
 
@@ -27,7 +28,7 @@ type Route = { method: string; path: RegExp; run(call: Call, name: string): Prom
 
 /** A refusal naming one field, of a kind of the catalogue (../problems.ts). */
 const failure = (
-  kind: 'adminRequest' | 'invalidRequest' | 'notFound' | 'tooLarge',
+  kind: 'adminRequest' | 'invalidRequest' | 'notFound' | 'tooLarge' | 'limit',
   field: string,
   rule: string,
   message: string,
@@ -54,16 +55,26 @@ const withState = (run: (call: Call, key: string, name: string) => Promise<RawRe
   };
 };
 
+/**
+ * The answer once the state file has the change: a file that cannot be written gives 503 (the
+ * change is made in memory), as for the API's writes, never a 500.
+ */
+async function saved(durable: Promise<void>, answer: () => RawResponse): Promise<RawResponse> {
+  try {
+    await durable;
+  } catch (error) {
+    return refuseWith(stateFileFailed(error, {}));
+  }
+  return answer();
+}
+
 const missingSnapshot = (name: string) =>
   failure('notFound', 'path.name', 'exists', `No snapshot named "${name}" for this state (GET /__mock/snapshots).`);
 
 async function reset(call: Call): Promise<RawResponse> {
   const { scope } = call.body;
   const states = call.incoming.core.states;
-  if (scope === 'all') {
-    await states.reset({ all: true });
-    return json(200, { reset: 'all' });
-  }
+  if (scope === 'all') return saved(states.reset({ all: true }), () => json(200, { reset: 'all' }));
   if (scope !== undefined && scope !== 'state') {
     const message = `scope must be "all" or "state", got ${JSON.stringify(scope)}.`;
     return failure('invalidRequest', 'body.scope', 'enum', message);
@@ -73,8 +84,7 @@ async function reset(call: Call): Promise<RawResponse> {
     const message = 'Resetting every state needs {"scope": "all"}; to reset one, send its token or "state": "<id>".';
     return failure('adminRequest', 'body.scope', 'required', message);
   }
-  await states.reset(key);
-  return json(200, { reset: key === '' ? 'shared' : 'state', state: shortHash(key) });
+  return saved(states.reset(key), () => json(200, { reset: key === '' ? 'shared' : 'state', state: shortHash(key) }));
 }
 
 function requests({ incoming }: Call): RawResponse {
@@ -94,13 +104,17 @@ function requests({ incoming }: Call): RawResponse {
 
 const snapshot = withState(async (call, key) => {
   const { name } = call.body;
-  if (typeof name !== 'string' || !SNAPSHOT_NAME.test(name)) {
-    const message = 'name must be 1-64 letters, digits, ".", "_" or "-".';
-    return failure('invalidRequest', 'body.name', name === undefined ? 'required' : 'pattern', message);
+  const problem = snapshotNameProblem(name);
+  if (typeof name !== 'string' || problem) {
+    return failure('invalidRequest', 'body.name', name === undefined ? 'required' : 'pattern', `${problem}.`);
   }
-  const { info, created, durable } = call.incoming.core.states.snapshot(name, key);
-  await durable;
-  return json(created ? 201 : 200, info);
+  const states = call.incoming.core.states;
+  const taken = states.snapshot(name, key);
+  if (taken === 'full') {
+    const message = `This state holds ${states.maxSnapshots} snapshots, the mock's limit per state (maxSnapshots); delete one (DELETE /__mock/snapshots/{name}) first.`;
+    return failure('limit', 'body.name', 'maxSnapshots', message);
+  }
+  return saved(taken.durable, () => json(taken.created ? 201 : 200, taken.info));
 });
 
 const ROUTES: Route[] = [
@@ -120,7 +134,9 @@ const ROUTES: Route[] = [
     method: 'GET',
     path: /^\/states$/,
     run: ({ incoming: { core } }) => {
-      const states = core.states.summaries().map(({ key, ...rest }) => ({ id: shortHash(key), ...rest }));
+      const states = core.states
+        .summaries()
+        .map(({ key, ...rest }) => ({ id: shortHash(key), hint: tokenHint(key), ...rest }));
       return json(200, { states, limits: core.states.limits, usage: core.states.usage });
     },
   },
@@ -141,8 +157,7 @@ const ROUTES: Route[] = [
     run: withState(async (call, key, name) => {
       const done = call.incoming.core.states.restore(name, key);
       if (!done) return missingSnapshot(name);
-      await done;
-      return json(200, { restored: name });
+      return saved(done, () => json(200, { restored: name }));
     }),
   },
   {
@@ -151,8 +166,7 @@ const ROUTES: Route[] = [
     run: withState(async (call, key, name) => {
       const done = call.incoming.core.states.drop(name, key);
       if (!done) return missingSnapshot(name);
-      await done;
-      return { status: 204, headers: {}, body: '', version: '-' };
+      return saved(done, () => ({ status: 204, headers: {}, body: '', version: '-' }));
     }),
   },
 ];

@@ -222,13 +222,23 @@ export function paidOf(order: Rec): number {
   return paid;
 }
 
+/**
+ * An order's `payment_status` from what it still owes: `paid` when nothing is outstanding, `pending`
+ * while some is (a partial payment included). Both are values the contract shows (`pending` the
+ * spec's known value, `paid` its example's); the others the API may use are not shown.
+ */
+export function paymentStatusOf(outstanding: unknown): 'paid' | 'pending' {
+  return Number(outstanding) > 0 ? 'pending' : 'paid';
+}
+
 /** Cents of a sum of amounts, so that totals add up exactly. */
 const cents = (value: number): number => Math.round(value * 100);
 
 /**
  * Recomputes an order's totals (the mock's arithmetic, prices with VAT included, as the contract's
  * example order adds up): lines at their current quantity, plus shipping, less the discount; the tax
- * is included minus excluded; `total_cost` sums the lines' cost; outstanding = total − paid (≥ 0).
+ * is included minus excluded; `total_cost` sums the lines' cost; outstanding = total − paid (≥ 0);
+ * `payment_status` follows outstanding ({@link paymentStatusOf}).
  */
 export function retotal(order: Rec): void {
   let incl = 0;
@@ -251,6 +261,8 @@ export function retotal(order: Rec): void {
     total_outstanding: money(Math.max(0, incl - cents(paidOf(order))) / 100),
   };
   Object.assign(order, totals);
+  // The status follows the money, so that no write leaves an order "paid" with something owed.
+  order.payment_status = paymentStatusOf(totals.total_outstanding);
   if (order.report_values && typeof order.report_values === 'object') {
     const { total_outstanding: _, total_tax: __, ...reported } = totals;
     Object.assign(order.report_values, reported);

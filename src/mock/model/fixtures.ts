@@ -99,6 +99,12 @@ export function applyFixtures(
   }
 }
 
+/** Why one record breaks its collection's contract schema (a state file's record), or undefined. */
+export function recordProblem(name: string, record: unknown, check: ResponseCheck): string | undefined {
+  if (!collectionOf(name).schema) return undefined; // internal (locations): no contract shape
+  return checkRecord(name, record, name, check, new Set());
+}
+
 /** The label of a record in messages: where it is, and its key when that is a plain value. */
 function labelOf(record: unknown, key: string, where: string): string {
   // The key is named only when it is a plain value (a nested one could be arbitrarily deep).

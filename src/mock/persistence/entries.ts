@@ -83,23 +83,44 @@ export function applyEntry(image: TokenImage, entry: Entry): void {
   }
 }
 
-/** The fewest entries that rebuild `image` for `token` (what compaction writes): puts chunked. */
+/**
+ * The fewest entries that rebuild `image` for `token` (what compaction writes): each snapshot's
+ * state as the records that differ from the one before it (a reset first only when it lacks a
+ * record the one before had), then the live state the same way; puts chunked.
+ */
 export function entriesOf(token: string, image: TokenImage, chunk = 1000): Entry[] {
   const out: Entry[] = [];
+  let previous: Image | undefined;
   const puts = (state: Image) => {
-    const changes = changesOf(state);
+    if (previous && !covers(state, previous)) {
+      out.push({ op: 'reset', token });
+      previous = undefined;
+    }
+    const before = previous;
+    const changes = changesOf(state).filter(([c, key, record]) => before?.get(c)?.get(key) !== record);
     for (let i = 0; i < changes.length; i += chunk)
       out.push({ op: 'put', token, changes: changes.slice(i, i + chunk) });
+    previous = state;
   };
   for (const [name, snapshot] of image.snapshots) {
-    if (out.length > 0) out.push({ op: 'reset', token });
     puts(snapshot.state);
     out.push({ op: 'snapshot', token, name, at: snapshot.at });
   }
-  if (out.length > 0) out.push({ op: 'reset', token });
   puts(image.live);
   return out;
 }
+
+/** True when `state` has a record at every key `previous` has. */
+function covers(state: Image, previous: Image): boolean {
+  for (const [collection, records] of previous) {
+    const now = state.get(collection);
+    for (const key of records.keys()) if (!now?.has(key)) return false;
+  }
+  return true;
+}
+
+/** Why an entry cannot be applied to a token's image as loaded so far (its line is skipped), or undefined. */
+export type EntryCheck = (entry: Entry, image: TokenImage) => string | undefined;
 
 /** True when `value` has the shape of an entry (a line of a state file is checked with it). */
 export function isEntry(value: unknown): value is Entry {

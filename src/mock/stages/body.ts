@@ -1,7 +1,8 @@
 /**
  * Stage body: for an operation with a JSON request body, the bytes are read (over the limit: 413),
  * then must be JSON (another content type, or a charset other than UTF-8: 415), UTF-8 (400) and
- * parse (400). Validation against the schema is the next stage's.
+ * parse (400). Validation against the schema is the next stage's. A body sent to a write that
+ * takes none is refused (415), as `--static` (Prism) and the real API do.
  */
 import { fieldRefusal, refusal } from '../problems.ts';
 import type { RawResponse, RequestContext, Stage } from './context.ts';
@@ -14,10 +15,33 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads and parses the body of an operation that has one; a microtask only while bytes are still arriving. */
 export const body: Stage = (context) => {
-  if (!context.target.validator.hasBody) return undefined;
+  if (!context.target.validator.hasBody)
+    return context.method === 'GET' || context.method === 'HEAD' ? undefined : none(context);
   const bytes = context.raw.readBody();
   return bytes instanceof Promise ? bytes.then((read) => parseJson(context, read)) : parseJson(context, bytes);
 };
+
+/** An operation without a request body: bytes sent anyway are refused, whatever their type. */
+function none(context: RequestContext): RawResponse | undefined | Promise<RawResponse | undefined> {
+  const bytes = context.raw.readBody();
+  return bytes instanceof Promise ? bytes.then((read) => refuseBody(context, read)) : refuseBody(context, bytes);
+}
+
+function refuseBody(context: RequestContext, bytes: Uint8Array | 'too-large'): RawResponse | undefined {
+  if (bytes !== 'too-large' && bytes.length === 0) return undefined;
+  // A body the operation does not take: not guessed away (the real API answers 415 too).
+  const message = `${context.problem.operation} takes no request body; send none (no Content-Type, no bytes).`;
+  const violation = {
+    field: 'header.Content-Type',
+    rule: 'content-type',
+    message,
+    location: ['header', 'Content-Type'],
+  };
+  return refuseRouted(
+    context,
+    refusal('unsupportedMediaType', `header.Content-Type: ${message}`, [violation], context.problem),
+  );
+}
 
 function parseJson(context: RequestContext, bytes: Uint8Array | 'too-large'): RawResponse | undefined {
   // Larger than the limit once read (no or a wrong Content-Length).

@@ -71,6 +71,8 @@ export interface EngineCore {
   pageSize: number;
   limits: MockLimits;
   scenarios: readonly Scenario[];
+  /** Refuse a query parameter the operation does not declare (400) instead of naming it in a header. */
+  strictQuery: boolean;
   /** Current time as the API writes it (ISO 8601, seconds). */
   timestamp(): string;
 }

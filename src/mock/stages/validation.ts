@@ -2,12 +2,14 @@
  * Stage validation: path parameters, query and body against the operation's schemas (validators
  * precompiled from the bundle, ../validate.ts); every violation is named in one 422. A parameter
  * that takes one value (`cursor`, any non-array filter) sent twice is refused (400 naming it), and
- * so is a cursor the mock did not issue (400 naming `query.cursor`).
+ * so is a cursor the mock did not issue (400 naming `query.cursor`). A query parameter the
+ * operation does not declare (a misspelled filter) is ignored, as a real API would, but named in
+ * {@link UNKNOWN_QUERY_HEADER} on the answer; with `strictQuery` it is refused (400 naming it).
  */
 import { decodeCursor } from '../pagination.ts';
 import { fieldRefusal, refusal } from '../problems.ts';
 import { summarize } from '../refusals.ts';
-import type { Stage } from './context.ts';
+import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
 
 function decodePath(text: string): string {
@@ -18,9 +20,49 @@ function decodePath(text: string): string {
   }
 }
 
+/** The answer's header naming the query parameters the operation does not declare, comma-separated. */
+export const UNKNOWN_QUERY_HEADER = 'X-Mock-Unknown-Query';
+
+/** The query's parameter names the operation does not declare, each once, in the order sent. */
+function unknownParams(context: RequestContext): string[] {
+  const declared = context.target.validator.queryParams;
+  const unknown: string[] = [];
+  for (const name of context.searchParams.keys()) {
+    if (!unknown.includes(name) && !declared.some((p) => p.name === name)) unknown.push(name);
+  }
+  return unknown;
+}
+
+/** Unknown query parameters: named on the answer, or refused under `strictQuery`. */
+function checkUnknown(context: RequestContext): RawResponse | undefined {
+  const unknown = unknownParams(context);
+  if (unknown.length === 0) return undefined;
+  const names = unknown.join(', ');
+  if (context.core.strictQuery) {
+    // Strict: a parameter the operation does not take is an error, not a silent no-op.
+    const declared = context.target.validator.queryParams.map((p) => p.name);
+    const takes = declared.length > 0 ? `it takes ${declared.join(', ')}` : 'it takes no query parameters';
+    const violations = unknown.map((name) => ({
+      field: `query.${name}`,
+      rule: 'unknown',
+      message: `query.${name}: ${context.problem.operation} has no query parameter "${name}"; ${takes}.`,
+      location: ['query', name],
+    }));
+    const detail = `Unknown query parameter(s) ${unknown.map((n) => `query.${n}`).join(', ')} (strict query).`;
+    return refuseRouted(context, refusal('badRequest', detail, violations, context.problem));
+  }
+  context.served[UNKNOWN_QUERY_HEADER] = names;
+  return undefined;
+}
+
 export const validation: Stage = (context) => {
   const { target, searchParams } = context;
   const { validator } = target;
+  // Only a request with a query pays for the look.
+  if (searchParams.size > 0) {
+    const refused = checkUnknown(context);
+    if (refused) return refused;
+  }
   const repeated = validator.queryParams.find((p) => p.kind !== 'array' && searchParams.getAll(p.name).length > 1);
   if (repeated) {
     // One value expected, several sent: which one counts is not for the mock to guess.

@@ -19,7 +19,13 @@ export function stateApi(store: TokenStore) {
     if (name === undefined) return structuredClone(store.data(SHARED_KEY)); // the deprecated form
     const keys = every(token) ? store.keys() : [keyOf(token)];
     const taken = keys.map((key) => store.snapshot(name, key));
-    return Promise.all(taken.map((t) => t.durable)).then(() => taken.map((t) => t.info));
+    const full = taken.filter((t) => t === 'full').length;
+    if (full > 0) {
+      const message = `${full} state(s) already hold ${store.maxSnapshots} snapshots (maxSnapshots): delete one first`;
+      return Promise.reject(new RangeError(message));
+    }
+    const saved = taken as Exclude<(typeof taken)[number], 'full'>[];
+    return Promise.all(saved.map((t) => t.durable)).then(() => saved.map((t) => t.info));
   }
 
   return {

@@ -12,3 +12,14 @@ export function shortHash(text: string): string {
   }
   return (a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0')).slice(0, 12);
 }
+
+/**
+ * A token as the inspector shows it: its first and last characters, never more than a third of
+ * it (`docs…01de` for a 29-character token, `i…d` for `inspected`, `…` under 6 characters);
+ * `shared` for the shared state.
+ */
+export function tokenHint(token: string): string {
+  if (token === '') return 'shared';
+  const ends = Math.min(4, Math.floor(token.length / 6));
+  return ends === 0 ? '…' : `${token.slice(0, ends)}…${token.slice(-ends)}`;
+}

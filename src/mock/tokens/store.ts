@@ -12,10 +12,18 @@
  * silently reading the seeded data.
  */
 
-import { MAX_TOKEN_STATES, MEMORY_BUDGET } from '../limits.ts';
+import { DEFAULT_LIMITS, MAX_TOKEN_STATES, MEMORY_BUDGET } from '../limits.ts';
 import { keyField, type Rec, type StoreData } from '../model/index.ts';
-import { type Change, type Entry, emptyImage, SHARED_KEY, type TokenImage } from '../persistence/entries.ts';
+import {
+  type Change,
+  type Entry,
+  type EntryCheck,
+  emptyImage,
+  SHARED_KEY,
+  type TokenImage,
+} from '../persistence/entries.ts';
 import type { State } from '../state.ts';
+import { loadCheck } from './load-check.ts';
 import { Registry } from './registry.ts';
 
 /** Estimated bytes per record slot of a copied collection (its array cell and index entry). */
@@ -29,6 +37,8 @@ export interface Persistence {
   tokens(): string[];
   load(token: string): TokenImage | undefined;
   append(entry: Entry): Promise<void>;
+  /** Set by the store: why an entry is not loaded (./load-check.ts). */
+  check?: EntryCheck | undefined;
 }
 
 export interface TokenStoreOptions {
@@ -39,6 +49,13 @@ export interface TokenStoreOptions {
   persistence?: Persistence;
   maxStates?: number;
   maxBytes?: number;
+  /** Snapshots one state may hold (./../limits.ts). */
+  maxSnapshots?: number;
+  /** Records one state may create per collection, and bytes of records it may hold (what a state file may load). */
+  maxRecords?: number;
+  maxStateBytes?: number;
+  /** Why a record from the state file breaks its collection's schema, or undefined. */
+  checkRecord?: (collection: string, record: Rec) => string | undefined;
   now?: () => Date;
 }
 
@@ -63,10 +80,16 @@ export interface StateSummary {
   bytes: number;
   /** `memory` (loaded) or `file` (only in the state file, loaded on its next request). */
   where: 'memory' | 'file';
+  /** Every change of it is written to the state file (the mock runs with one). */
+  durable: boolean;
+  /** Its memory copy was rebuilt from the state file (at a restart, or after an eviction). */
+  fromFile: boolean;
 }
 
 interface Held {
   state: State;
+  /** Rebuilt from the state file, not written since a reset here. */
+  fromFile?: boolean;
   changed: Set<string>;
   snapshots: Map<string, { at: string; state: State; changed: Set<string> }>;
 }
@@ -79,11 +102,22 @@ export class TokenStore {
   private readonly registry: Registry<Held>;
   private readonly tickets = new Set<Ticket>();
   private readonly tombstones = new Set<string>();
+  readonly maxSnapshots: number;
 
   constructor(options: TokenStoreOptions) {
     this.seed = options.seed;
     this.shared = options.shared;
     this.persistence = options.persistence;
+    this.maxSnapshots = options.maxSnapshots ?? DEFAULT_LIMITS.maxSnapshots;
+    if (this.persistence) {
+      this.persistence.check = loadCheck({
+        seed: this.seed,
+        maxRecords: options.maxRecords ?? DEFAULT_LIMITS.maxRecords,
+        maxStateBytes: options.maxStateBytes ?? DEFAULT_LIMITS.maxStateBytes,
+        maxSnapshots: this.maxSnapshots,
+        ...(options.checkRecord && { checkRecord: options.checkRecord }),
+      });
+    }
     this.now = options.now ?? (() => new Date());
     this.registry = new Registry<Held>({
       maxStates: options.maxStates ?? MAX_TOKEN_STATES,
@@ -173,12 +207,16 @@ export class TokenStore {
     return this.persist({ op: 'reset', token: key });
   }
 
-  /** Saves a token's state as `name` (replacing one of that name: `created` false). */
-  snapshot(name: string, token: string): { info: SnapshotInfo; created: boolean; durable: Promise<void> } {
+  /**
+   * Saves a token's state as `name` (replacing one of that name: `created` false); `full` when the
+   * state already holds {@link maxSnapshots} others (a snapshot costs its own state, never another's).
+   */
+  snapshot(name: string, token: string): { info: SnapshotInfo; created: boolean; durable: Promise<void> } | 'full' {
     const key = this.keyOf(token);
     const held = this.held(key, true) as Held;
     const at = this.now().toISOString();
     const created = !held.snapshots.has(name);
+    if (created && held.snapshots.size >= this.maxSnapshots) return 'full';
     const snapshot = { at, state: held.state.fork(), changed: new Set(held.changed) };
     held.snapshots.set(name, snapshot);
     this.registry.charge(key, slotsOf(snapshot));
@@ -233,20 +271,33 @@ export class TokenStore {
     return this.read(token).data;
   }
 
-  /** Every state, loaded or only in the state file, for the inspector. */
+  /**
+   * Every state, loaded or only in the state file, for the inspector. What a state only in the
+   * file changed is read from its entries (as its next request would load them, without keeping it).
+   */
   summaries(): StateSummary[] {
     const loaded = this.registry.entries().reverse();
     const inMemory = new Set(loaded.map(([key]) => key));
+    const durable = this.persistence !== undefined;
     const summary = ([key, held, bytes]: [string, Held, number]): StateSummary => ({
       key,
       changed: [...held.changed],
       snapshots: [...held.snapshots].map(([name, snapshot]) => infoOf(name, snapshot)),
       bytes,
       where: 'memory',
+      durable,
+      fromFile: held.fromFile === true,
     });
     const onDisk = (this.persistence?.tokens() ?? [])
       .filter((key) => !inMemory.has(key))
-      .map((key) => ({ key, changed: [], snapshots: [], bytes: 0, where: 'file' as const }));
+      .map((key): StateSummary => {
+        const image = this.persistence?.load(key) ?? emptyImage();
+        const snapshots = [...image.snapshots].map(([name, { at, state }]) =>
+          infoOf(name, { at, changed: state.keys() }),
+        );
+        const changed = [...image.live.keys()];
+        return { key, changed, snapshots, bytes: 0, where: 'file', durable, fromFile: true };
+      });
     return [...loaded.map(summary), ...onDisk];
   }
 
@@ -274,6 +325,7 @@ export class TokenStore {
     const image = this.persistence?.has(key) ? this.persistence.load(key) : undefined;
     if (!image && !create) return undefined;
     const held = this.fromImage(image ?? emptyImage());
+    if (image) held.fromFile = true;
     this.set(key, held);
     return held;
   }
@@ -297,7 +349,7 @@ export class TokenStore {
   }
 }
 
-function infoOf(name: string, snapshot: { at: string; changed: Set<string> }): SnapshotInfo {
+function infoOf(name: string, snapshot: { at: string; changed: Iterable<string> }): SnapshotInfo {
   return { name, at: snapshot.at, collections: [...snapshot.changed] };
 }
 

@@ -1,0 +1,42 @@
+/**
+ * Inside a clone the package's bin is not installed (`npx store-admin-contract` exits 127, issue
+ * 27): every command of the CLI has an npm script running it from source, and each one runs.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/bundles.ts';
+import { runProcess } from '../helpers/process.ts';
+
+const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+};
+
+/** The CLI's commands (src/cli/index.ts) and the npm script of each (`mock` is `npm start`). */
+const COMMANDS = [
+  ['mock', 'start'],
+  ['conformance', 'conformance'],
+  ['fuzz', 'fuzz'],
+  ['proxy', 'proxy'],
+  ['drift', 'drift'],
+  ['types', 'types'],
+] as const;
+
+describe('the npm scripts of a clone', () => {
+  it('every command has one, in the one form', () => {
+    for (const [command, script] of COMMANDS)
+      expect(scripts[script]).toBe(`node --import tsx src/cli/bin.ts ${command}`);
+  });
+
+  it.concurrent.each(COMMANDS)(
+    '%s: `npm run %s -- --help` runs the CLI from source and exits 0',
+    async (_command, script) => {
+      const result = await runProcess('npm', ['run', '--silent', script, '--', '--help'], {
+        cwd: ROOT,
+        timeoutMs: 60_000,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('Usage:');
+    },
+  );
+});
