@@ -1,6 +1,6 @@
 /**
  * The structure measures of issue #29, re-runnable on any checkout: `npx tsx scripts/measure-structure.ts`
- * (`--list` also names what each count counts). Read with the TypeScript compiler API over src/:
+ * (`--list` also names what each count counts; `--root DIR` measures the checkout at DIR). Read with the TypeScript compiler API over src/:
  *   - files over 300 lines;
  *   - functions over 60 lines (declarations, methods, arrows and function expressions; from the
  *     line of the function's start to the line of its end);
@@ -14,7 +14,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-const root = resolve(dirname(new URL(import.meta.url).pathname), '..');
+// `--root DIR` measures another checkout (e.g. `git worktree add` of main); default: this one.
+const rootAt = process.argv.indexOf('--root');
+const root =
+  rootAt >= 0 ? resolve(process.argv[rootAt + 1] ?? '.') : resolve(dirname(new URL(import.meta.url).pathname), '..');
 const src = join(root, 'src');
 const list = process.argv.includes('--list');
 
