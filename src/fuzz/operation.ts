@@ -122,7 +122,7 @@ export function validRequests(model: OperationModel, force?: string[], minimal =
   const body: fc.Arbitrary<unknown> = !declared
     ? fc.constant(undefined)
     : declared.required || force
-      ? valuesOf(document, declared.schema.node, { force: force ?? [], minimal })
+      ? valuesOf(document, declared.schema.node, force ?? [], 0, minimal)
       : minimal
         ? fc.constant(undefined)
         : fc.option(valuesOf(document, declared.schema.node), { nil: undefined });

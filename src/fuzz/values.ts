@@ -72,40 +72,26 @@ function numberOf(schema: Json, integer: boolean): Arb {
     .filter((n) => exclusiveMax === undefined || n < exclusiveMax);
 }
 
-/**
- * How a value is drawn: `force`, a path that must be present (`['lines', '0', 'sku']`); `depth`,
- * how deep in the value (nothing deeper than MAX_DEPTH); `minimal`, optional parts left out.
- */
-export interface Draw {
-  force: string[];
-  depth: number;
-  minimal: boolean;
-}
-
-function arrayOf(document: Json, schema: Json, { force, depth, minimal }: Draw): Arb {
+function arrayOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean): Arb {
   const items = schema.items ?? {};
   const minLength = schema.minItems ?? 0;
   const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
-  const item = valuesOf(document, items, { depth: depth + 1, minimal });
+  const item = valuesOf(document, items, [], depth + 1, minimal);
   if (force[0] !== '0') return fc.array(item, { minLength, maxLength });
   // The forced path goes through the first item: one is always there.
-  const first = valuesOf(document, items, { force: force.slice(1), depth: depth + 1, minimal });
+  const first = valuesOf(document, items, force.slice(1), depth + 1, minimal);
   return fc
     .tuple(first, fc.array(item, { minLength: Math.max(0, minLength - 1), maxLength: Math.max(0, maxLength - 1) }))
     .map(([head, rest]) => [head, ...rest]);
 }
 
-function objectOf(document: Json, schema: Json, { force, depth, minimal }: Draw): Arb {
+function objectOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean): Arb {
   const model: Record<string, Arb> = {};
   const required = new Set<string>([...(schema.required ?? []), ...(force[0] !== undefined ? [force[0]] : [])]);
   for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
     if (deref(document, property)?.readOnly === true) continue; // never sent in a request
     if (minimal && !required.has(name)) continue;
-    model[name] = valuesOf(document, property, {
-      force: force[0] === name ? force.slice(1) : [],
-      depth: depth + 1,
-      minimal,
-    });
+    model[name] = valuesOf(document, property, force[0] === name ? force.slice(1) : [], depth + 1, minimal);
   }
   // A required property the schema does not describe: any value.
   for (const name of required) model[name] ??= anyJson(depth + 1);
@@ -113,19 +99,20 @@ function objectOf(document: Json, schema: Json, { force, depth, minimal }: Draw)
 }
 
 /** A valid value of `raw` (a schema or `$ref`), with the path `force` present (optional parts left out if `minimal`). */
-export function valuesOf(document: Json, raw: Json, draw: Partial<Draw> = {}): Arb {
-  const { force = [], depth = 0, minimal = false } = draw;
+export function valuesOf(document: Json, raw: Json, force: string[] = [], depth = 0, minimal = false): Arb {
   const schema = merged(document, deref(document, raw) ?? {});
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const variants: Json[] | undefined = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(variants)) {
     const { anyOf: _a, oneOf: _o, ...own } = schema;
-    return fc.oneof(...variants.map((variant) => valuesOf(document, { ...own, ...deref(document, variant) }, draw)));
+    return fc.oneof(
+      ...variants.map((variant) => valuesOf(document, { ...own, ...deref(document, variant) }, force, depth, minimal)),
+    );
   }
   let types = typesOf(schema);
   if (force.length > 0) types = types.filter((t) => t === 'object' || t === 'array');
-  if (types.length === 0) return force.length > 0 ? objectOf(document, {}, { force, depth, minimal }) : anyJson(depth);
+  if (types.length === 0) return force.length > 0 ? objectOf(document, {}, force, depth, minimal) : anyJson(depth);
   return fc.oneof(
     ...types.map((type): Arb => {
       switch (type) {
@@ -140,9 +127,9 @@ export function valuesOf(document: Json, raw: Json, draw: Partial<Draw> = {}): A
         case 'string':
           return stringOf(schema);
         case 'array':
-          return depth >= MAX_DEPTH ? fc.constant([]) : arrayOf(document, schema, { force, depth, minimal });
+          return depth >= MAX_DEPTH ? fc.constant([]) : arrayOf(document, schema, force, depth, minimal);
         default:
-          return depth >= MAX_DEPTH ? fc.constant({}) : objectOf(document, schema, { force, depth, minimal });
+          return depth >= MAX_DEPTH ? fc.constant({}) : objectOf(document, schema, force, depth, minimal);
       }
     }),
   );
