@@ -32,7 +32,7 @@ const paths: Set<string> = (() => {
 })();
 
 /** Written by the build or a run, never committed. */
-const BUILT = ['dist/'];
+const BUILT = ['dist/', 'node_modules/'];
 const EXTENSION = /\.(ts|js|md|json|jsonl|ya?ml|html)$/;
 
 /** The backticked names of files and folders in `text`, with their line numbers. */
