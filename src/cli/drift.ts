@@ -4,7 +4,7 @@
  * Exit codes (./exit-codes.ts): 0 no drift, 1 drift found, 2 usage error, 3 the run failed.
  */
 import { parseArgs } from 'node:util';
-import { formatDrift, RecordingError, runDrift } from '../drift/index.ts';
+import { formatDrift, INFORMATION, RecordingError, runDrift } from '../drift/index.ts';
 import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
 
 export const DRIFT_USAGE = `drift --recording FILE [--base-url URL --token TOKEN] [--json]
@@ -45,7 +45,7 @@ export async function runDriftCommand(args: string[]): Promise<ExitCode> {
       ...(baseUrl !== undefined && { replay: { baseUrl, token: values.token as string } }),
     });
     console.log(values.json ? JSON.stringify(report, null, 2) : formatDrift(report));
-    return report.findings.length === 0 ? EXIT.ok : EXIT.contractBreak;
+    return report.findings.some((f) => !INFORMATION.has(f.kind)) ? EXIT.contractBreak : EXIT.ok;
   } catch (error) {
     if (error instanceof RecordingError) throw new CommandError(error.message);
     throw error;

@@ -11,10 +11,11 @@ import { readRecording } from './recording.ts';
 import { type ReplayOptions, replayReads } from './replay.ts';
 
 export { analyzeRecording } from './analyze.ts';
-export { DRIFT_KINDS, type DriftKind, type DriftReport, type Finding, type Suggestion } from './findings.ts';
+export { DRIFT_KINDS, type DriftKind, type DriftReport, type Finding, INFORMATION } from './findings.ts';
 export { formatDrift } from './format.ts';
 export { RecordingError, readRecording } from './recording.ts';
 export { diffShapes, type ReplayOptions, shapeOf } from './replay.ts';
+export { ALWAYS_PRESENT_MIN, CLOSED_SET, type FieldStats, NEVER_NULL_MIN, VALUES_KEPT } from './stats.ts';
 
 export interface DriftOptions {
   recording: string;
