@@ -4,6 +4,7 @@
  * verdict line. Free-text fields are counted, never listed (their values are in `--json`).
  */
 import { DRIFT_KINDS, type DriftKind, type DriftReport, type Finding, INFORMATION } from './findings.ts';
+import type { Proposal } from './propose.ts';
 
 /** Longest detail shown in the table; `--json` has everything. */
 const DETAIL_WIDTH = 110;
@@ -69,5 +70,33 @@ export function formatDrift(report: DriftReport): string {
       ? 'No drift: the recorded API does what the contract says.'
       : `${drift} drift findings${report.findings.length > drift ? `, ${report.findings.length - drift} for information` : ''}.`,
   );
+  return out.join('\n');
+}
+
+/** The proposal: each edit with the guard's verdict, each finding declined with its reason, the diff. */
+export function formatProposal(proposal: Proposal, diff: string, written: boolean): string {
+  const out = [
+    `${proposal.edits.length} edits proposed${written ? ' and written' : ' (dry run: --write applies them)'}:`,
+    '',
+  ];
+  out.push(
+    ...table(
+      ['guard', 'kind', 'file', 'edit'],
+      proposal.edits.map((e) => [e.verdict ?? 'none', e.finding.kind, e.file, e.description]),
+    ),
+  );
+  if (proposal.declined.length > 0) {
+    out.push('', `${proposal.declined.length} findings not proposed:`, '');
+    out.push(
+      ...table(
+        ['kind', 'operation', 'field', 'reason'],
+        proposal.declined.map(({ finding: f, reason }) => [f.kind, `${f.operation} ${f.version}`, f.field, reason]),
+      ),
+    );
+  }
+  const breaking = proposal.edits.filter((e) => e.verdict === 'breaking');
+  for (const edit of breaking)
+    out.push('', `breaking: ${edit.description}`, ...(edit.changes ?? []).map((c) => `  ${c}`));
+  if (diff) out.push('', diff.trimEnd());
   return out.join('\n');
 }
