@@ -41,6 +41,13 @@ function setTypes(document: Document, map: YAMLMap, types: string[]): void {
   else map.items.unshift(document.createPair('type', node));
 }
 
+/** One branch left: its keys replace the combinator in place (the field's own keys, its description, win). */
+export function inline(map: YAMLMap, pair: Pair, branch: YAMLMap): void {
+  const own = (key: unknown) => map.has(isScalar(key) ? key.value : key);
+  const kept = branch.items.filter((p) => !own(p.key));
+  map.items.splice(map.items.indexOf(pair), 1, ...kept);
+}
+
 /** Drops `null` from a field's declaration: `type: [T, 'null']`, an `anyOf` null branch, or a nullable `$ref`. */
 export function dropNull(document: Document, map: YAMLMap, types: string[]): string | undefined {
   const declared = typesOf(map);
@@ -50,6 +57,9 @@ export function dropNull(document: Document, map: YAMLMap, types: string[]): str
       map,
       declared.filter((t) => t !== 'null'),
     );
+    // An enum lists null as a value when null is allowed (the policy): it goes too.
+    const values = map.get('enum', true);
+    if (isSeq(values)) values.items = values.items.filter((v) => !(isScalar(v) && v.value === null));
     return undefined;
   }
   for (const key of ['anyOf', 'oneOf']) {
@@ -58,9 +68,7 @@ export function dropNull(document: Document, map: YAMLMap, types: string[]): str
     branches.items = branches.items.filter((b) => !isNullBranch(b));
     const [only] = branches.items;
     const pair = pairOf(map, key);
-    if (branches.items.length === 1 && isMap(only) && only.items.length === 1 && only.has('$ref') && pair) {
-      rename(pair, document, '$ref', only.get('$ref'));
-    }
+    if (branches.items.length === 1 && isMap(only) && pair) inline(map, pair, only);
     return undefined;
   }
   const ref = pairOf(map, '$ref');
