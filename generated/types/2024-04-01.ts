@@ -591,8 +591,8 @@ export interface components {
             statement_descriptor: string | null;
             /** @description Status of the transaction; known value `succeeded`. Allowed values are not shown in the source. */
             status: ("" | "failed" | "succeeded") | string;
-            /** @description The subscription and billing cycle the transaction belongs to, if any. */
-            subscription: components["schemas"]["SubscriptionRef"];
+            /** @description The subscription and billing cycle the transaction belongs to, if any: a transaction of an order that is not a subscription's has none. (The staging recording of 2026-11-25 never showed null in 84 observations, all of subscription orders; not adopted, docs/fidelity.md.) */
+            subscription: components["schemas"]["SubscriptionRef"] | null;
             /** @description Kind of transaction. Allowed values are not shown in the source (the examples use `sale`, `capture` and `refund`). */
             type: string;
             user: components["schemas"]["User"];
