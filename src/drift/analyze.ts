@@ -117,7 +117,7 @@ function observe(recording: Recording, contract: Contract, findings: Findings, f
 const place = (s: { operation: string; version: string; field: string }) => `${s.operation} ${s.version} ${s.field}`;
 const listed = (values: Record<string, number>) =>
   Object.entries(values)
-    .sort(([, a], [, b]) => b - a)
+    .sort(([x, a], [y, b]) => b - a || x.localeCompare(y))
     .map(([v, n]) => `${JSON.stringify(v)} x${n}`)
     .join(', ');
 

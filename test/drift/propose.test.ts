@@ -18,13 +18,17 @@ function example(version: string, path: string): Json {
   return structuredClone(deref(bundle?.document, Object.values<Json>(content.examples)[0]).value);
 }
 
-/** 30 stock records (one over int32), 30 tickets whose channel takes 3 values, one ticket answered 203. */
+/**
+ * 30 stock records (one over int32), 15 pages of 2 subscription transactions (`subscription` never
+ * null; `type`, whose allowed values are not shown, taking 3 values), one ticket answered 203.
+ */
 function plantedRecording() {
   const record = example('2023-02-10', '/stockrecords/{id}/');
   const ticket = example('unstable', '/tickets/{id}/');
+  const page = example('2024-04-01', '/subscriptions/{id}/transactions/');
   const exchanges = [];
   for (let i = 0; i < 30; i++) {
-    const body = { ...record, sku: `SKU-${i}`, num_allocated: i === 0 ? 2147483648 : 3 };
+    const body = { ...record, num_allocated: i === 0 ? 2147483648 : 3 };
     exchanges.push({
       operation: 'getStockRecord',
       version: '2023-02-10',
@@ -33,14 +37,20 @@ function plantedRecording() {
       status: 200,
       body,
     });
-    const channel = ['email', 'api', 'dashboard'][i % 3];
+  }
+  for (let i = 0; i < 15; i++) {
+    const results = page.results.map((t: Json, k: number) => ({
+      ...t,
+      type: ['sale', 'capture', 'refund'][(2 * i + k) % 3],
+    }));
+    const target = '/subscriptions/48213/transactions/';
     exchanges.push({
-      operation: 'getTicket',
-      version: 'unstable',
+      operation: 'listSubscriptionTransactions',
+      version: '2024-04-01',
       method: 'GET',
-      target: '/tickets/7/',
+      target,
       status: 200,
-      body: { ...ticket, channel },
+      body: { ...page, results },
     });
   }
   exchanges.push({
@@ -80,13 +90,13 @@ const editsOf = (kind: string, file: string, mark: string): Edit[] =>
 
 describe('drift --propose', () => {
   it('proposes each planted divergence exactly once, with the guard verdict after a rebuild', () => {
-    const never = editsOf('never-null', 'openapi/components/schemas/StockRecord.yaml', 'StockRecord.sku:');
+    const never = editsOf('never-null', 'openapi/components/schemas/Transaction.yaml', 'Transaction.subscription:');
     expect(never).toHaveLength(1);
     expect(never[0]?.description).toMatch(/never null in 30 observations/);
     expect(never[0]?.verdict).toBe('info'); // a response narrowed: clients are safe
-    const closed = editsOf('closed-set', 'openapi/components/schemas/Ticket.yaml', 'Ticket.channel:');
+    const closed = editsOf('closed-set', 'openapi/components/schemas/Transaction.yaml', 'Transaction.type:');
     expect(closed).toHaveLength(1);
-    expect(closed[0]?.description).toMatch(/3 values: "api" x10, "dashboard" x10, "email" x10|3 values/);
+    expect(closed[0]?.description).toMatch(/3 values: "capture" x10, "refund" x10, "sale" x10/);
     expect(closed[0]?.verdict).toBe('warning'); // the guard reads the open set's added variant as a widening
     const status = editsOf('status', 'openapi/paths/tickets/tickets@{id}.unstable.yaml', 'getTicket 203');
     expect(status).toHaveLength(1);
@@ -97,11 +107,15 @@ describe('drift --propose', () => {
   });
 
   it('edits the source in place: comments, order and quoting kept; the diff shows only the edits', () => {
-    const ticket = result.proposal.files.get('openapi/components/schemas/Ticket.yaml');
-    expect(ticket?.after.split('\n').filter((l) => l.startsWith('#'))).toEqual(
-      ticket?.before.split('\n').filter((l) => l.startsWith('#')),
+    const transaction = result.proposal.files.get('openapi/components/schemas/Transaction.yaml');
+    const comments = (text = '') => text.split('\n').filter((l) => l.startsWith('#'));
+    expect(comments(transaction?.after)).toEqual(comments(transaction?.before));
+    expect(transaction?.after).toContain(
+      '  type:\n    anyOf:\n      - {type: string, enum: [capture, refund, sale]}\n      - {type: string}\n    description:',
     );
-    expect(ticket?.after).toContain('anyOf: [{type: string, enum: [api, dashboard, email]}, {type: string}');
+    expect(transaction?.after).toMatch(
+      / {2}subscription:\n {4}description: [^\n]*\n {4}\$ref: \.\/SubscriptionRef\.yaml\n/,
+    );
     const counter = result.proposal.files.get('openapi/components/schemas/StockCounter.yaml');
     expect(counter?.after).toContain('maximum: 2147483648');
     expect(counter?.after).toContain("type: [integer, 'null']");
@@ -111,20 +125,23 @@ describe('drift --propose', () => {
 
   it('--write applies the edits, adds each to the changelog of the versions it reaches, and rebuilds', async () => {
     await proposeFromRecording({ recording, root, write: true });
-    const source = await readFile(join(root, 'openapi/components/schemas/StockRecord.yaml'), 'utf8');
-    expect(source).toMatch(/ {2}sku:\n {4}type: string\n/);
-    const changelog = await readFile(join(root, 'openapi/changelogs/2023-02-10.md'), 'utf8');
-    expect(changelog).toMatch(
-      /## Learned from planted\.json\n\n(- .*\n)*- not breaking \(the guard: info\): StockRecord\.sku: drop null \(never null in 30 observations/,
+    const source = await readFile(join(root, 'openapi/components/schemas/Transaction.yaml'), 'utf8');
+    expect(source).toMatch(/ {2}subscription:\n {4}description: [^\n]*\n {4}\$ref: \.\/SubscriptionRef\.yaml\n/);
+    // Transaction is in the bundles of 2023-02-10 (capture) and 2024-04-01: both changelogs say it.
+    for (const version of ['2023-02-10', '2024-04-01']) {
+      const changelog = await readFile(join(root, 'openapi/changelogs', `${version}.md`), 'utf8');
+      expect(changelog).toMatch(
+        /## Learned from planted\.json\n\n(- .*\n)*- Not breaking \(the guard: info\): Transaction\.subscription: drop null \(never null in 30 observations/,
+      );
+    }
+    const bundle = JSON.parse(await readFile(join(root, 'generated/openapi/2024-04-01.json'), 'utf8'));
+    expect(bundle.components.schemas.Transaction.properties.subscription.$ref).toBe(
+      '#/components/schemas/SubscriptionRef',
     );
-    const bundle = JSON.parse(await readFile(join(root, 'generated/openapi/2023-02-10.json'), 'utf8'));
-    expect(bundle.components.schemas.StockRecord.properties.sku.type).toBe('string');
-    // Drift over the rebuilt contract: the finding is gone.
-    const again = analyzeRecording(
-      JSON.parse(await readFile(recording, 'utf8')),
-      loadBundles(join(root, 'generated/openapi')),
-    );
-    expect(again.findings.filter((f) => f.field === 'body.sku')).toEqual([]);
-    expect(again.findings.filter((f) => f.field === 'body.channel')).toEqual([]);
+    // Drift over the rebuilt contract: the findings are gone.
+    const planted = JSON.parse(await readFile(recording, 'utf8'));
+    const again = analyzeRecording(planted, loadBundles(join(root, 'generated/openapi')));
+    const fields = ['body.results[].subscription', 'body.results[].type', 'body.num_allocated', 'status'];
+    expect(again.findings.filter((f) => fields.includes(f.field))).toEqual([]);
   }, 240_000);
 });
