@@ -144,6 +144,14 @@ function versionsOf(edit: Edit, heads: Map<string, Json>): string[] {
   return [...heads].filter(([, bundle]) => bundle?.components?.schemas?.[component]).map(([version]) => version);
 }
 
+/** How a changelog line names the guard's verdict on its edit. */
+const VERDICTS: Record<(typeof RANK)[number], string> = {
+  breaking: '**Breaking** (the guard)',
+  warning: 'Warning from the guard (a client may see a new shape)',
+  info: 'Not breaking (the guard: info)',
+  none: 'Not breaking (the guard sees no change)',
+};
+
 /** Writes the edited sources, one changelog line per edit in each version it reaches, and rebuilds. */
 export async function writeProposal(
   proposal: Proposal,
@@ -154,8 +162,7 @@ export async function writeProposal(
   for (const [file, { after }] of proposal.files) await writeFile(join(root, file), after);
   const lines = new Map<string, string[]>();
   for (const edit of proposal.edits) {
-    const verdict =
-      edit.verdict === 'breaking' ? '**Breaking** (the guard)' : `not breaking (the guard: ${edit.verdict})`;
+    const verdict = VERDICTS[edit.verdict ?? 'none'];
     for (const version of versionsOf(edit, heads)) {
       lines.set(version, [...(lines.get(version) ?? []), `- ${verdict}: ${edit.description}.`]);
     }

@@ -130,7 +130,7 @@ describe('drift --propose', () => {
     // Transaction is in the bundles of 2023-02-10 (capture) and 2024-04-01: both changelogs say it.
     for (const version of ['2023-02-10', '2024-04-01']) {
       const changelog = await readFile(join(root, 'openapi/changelogs', `${version}.md`), 'utf8');
-      expect(changelog).toMatch(
+      expect(changelog, version).toMatch(
         /## Learned from planted\.json\n\n(- .*\n)*- Not breaking \(the guard: info\): Transaction\.subscription: drop null \(never null in 30 observations/,
       );
     }
