@@ -7,7 +7,7 @@
  * changelog of every version whose bundle holds the edited file, and rebuilds.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { type Document, isMap, parseDocument, type YAMLMap } from 'yaml';
 import { addEnumValues, addNull, addType, declareStatus, dropNull, nodeAt, openSet, widenBound } from './edits.ts';
 import type { DriftReport, Finding } from './findings.ts';
@@ -158,6 +158,13 @@ function operationIn(document: Document, id: string): YAMLMap | undefined {
   return found?.value as YAMLMap | undefined;
 }
 
+/** `Order.lines[]`, or `StockCounter (for StockRecord.num_allocated)` when the rule is written in the schema it refers to. */
+function nameOf(component: string, pointer: string, file: string): string {
+  const field = `${component}${pointer.replace(/\/properties\//g, '.').replace(/\/items/g, '[]')}`;
+  const target = basename(file, '.yaml');
+  return file.startsWith('openapi/components/schemas/') && target !== component ? `${target} (for ${field})` : field;
+}
+
 /** Plans and applies one edit per finding on the source documents. */
 export function planEdits(report: DriftReport, root: string, pathFiles: string[]): Proposal {
   const sources = new Sources(root);
@@ -201,10 +208,7 @@ export function planEdits(report: DriftReport, root: string, pathFiles: string[]
       edits.push({
         finding,
         file,
-        description: describe(
-          finding,
-          `${component}${pointer.replace(/\/properties\//g, '.').replace(/\/items/g, '[]')}`,
-        ),
+        description: describe(finding, nameOf(component, pointer, file)),
         places: placesOf(finding, report.fields),
       });
   }
