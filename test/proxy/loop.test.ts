@@ -204,6 +204,7 @@ describe('drift against the recording', () => {
       const { findings } = JSON.parse(out.join('\n')) as DriftReport;
       expect(findings.filter((f) => !LEARNED.has(f.kind))).toHaveLength(5);
       expect(await runCli(['drift'])).toBe(2);
+      expect(await runCli(['drift', '--recording', FILE, '--write'])).toBe(2); // --write goes with --propose
       expect(await runCli(['drift', '--recording', FILE, '--base-url', 'http://x.test'])).toBe(2);
       expect(await runCli(['drift', '--recording', join(dir, 'missing.json')])).toBe(3);
       expect(errors.mock.calls.at(-1)?.[0]).toMatch(/missing\.json: cannot read the recording \(ENOENT\)/);
