@@ -329,9 +329,9 @@ export interface components {
         Agent: {
             /** @description Email address of the agent. */
             email: string | null;
-            first_name: string | null;
+            first_name: string;
             id: components["schemas"]["RecordId"];
-            last_name: string | null;
+            last_name: string;
         };
         /**
          * @description A free-form JSON object; its fields are not shown in the source.
@@ -346,10 +346,11 @@ export interface components {
         Attribution: {
             affiliate: string | null;
             /** @description The agent credited with the sale. */
-            agent: components["schemas"]["Agent"] | null;
+            agent: components["schemas"]["Agent"];
             funnel: string | null;
             /** @description Google click identifier. */
             gclid: string | null;
+            /** @description Free-form, may be null: spec §2 says so explicitly. The staging recording of 2026-11-25 never showed null in 238 observations; the spec wins (docs/fidelity.md). Its fields are not shown in the source. */
             metadata: components["schemas"]["FreeFormObject"];
             subaffiliate1: string | null;
             subaffiliate2: string | null;
@@ -365,17 +366,17 @@ export interface components {
         /** @description A customer's billing address. */
         BillingAddress: {
             /** @description Country code such as `DE` (the code list is not shown in the source). */
-            country: string | null;
-            first_name: string | null;
+            country: string;
+            first_name: string;
             id: components["schemas"]["RecordId"];
-            last_name: string | null;
-            line1: string | null;
-            line2: string | null;
-            line3: string | null;
-            line4: string | null;
-            phone_number: string | null;
-            postcode: string | null;
-            state: string | null;
+            last_name: string;
+            line1: string;
+            line2: string;
+            line3: string;
+            line4: string;
+            phone_number: string;
+            postcode: string;
+            state: string;
         };
         /**
          * @description Currency code such as `EUR` or `USD` (ISO 4217 codes in the examples; the code list is not shown in the source).
@@ -397,14 +398,14 @@ export interface components {
         /** @description An order produced by the subscription and the billing cycle it belongs to. */
         SubscriptionOrderRef: {
             /** @description The billing cycle (renewal count) of the order (32-bit integer). */
-            billing_cycle: components["schemas"]["Quantity"];
+            billing_cycle: number & components["schemas"]["Quantity"];
             /** @description The order number. */
-            order_number: string | null;
+            order_number: string;
         };
         /** @description A customer's shipping address. */
         ShippingAddress: components["schemas"]["BillingAddress"] & {
             /** @description Delivery notes from the customer. */
-            notes: string | null;
+            notes: string;
         };
         /**
          * @description A money amount or decimal quantity written as a decimal string, e.g. `"49.90"`.
@@ -414,46 +415,46 @@ export interface components {
         /** @description A customer of the store. */
         User: {
             /** @description Whether the customer accepts marketing messages. */
-            accepts_marketing: boolean | null;
+            accepts_marketing: boolean;
             email: string | null;
-            first_name: string | null;
+            first_name: string;
             id: components["schemas"]["RecordId"];
             /** @description IP address the customer was last seen from. */
             ip: string | null;
             /** @description Language code such as `en` (the code list is not shown in the source). */
             language: string | null;
-            last_name: string | null;
+            last_name: string;
             phone_number: string | null;
             /** @description Browser user agent the customer was last seen with. */
             user_agent: string | null;
         };
         /** @description The fields of a recurring subscription that every API version shares. */
         SubscriptionBase: {
-            attribution: components["schemas"]["Attribution"] | null;
+            attribution: components["schemas"]["Attribution"];
             billing_address: components["schemas"]["BillingAddress"] | null;
             /** @description Why the subscription was canceled. Allowed values are not shown in the source. */
-            cancel_reason: string | null;
+            cancel_reason: string;
             /** @description Free-text cancellation reason given by the customer. */
             cancel_reason_other_message: string | null;
-            currency: components["schemas"]["Currency"];
-            date_created: components["schemas"]["Timestamp"];
+            currency: string & components["schemas"]["Currency"];
+            date_created: string & components["schemas"]["Timestamp"];
             /** @description How often the subscription renews. Allowed values are not shown in the source. */
-            frequency: string | null;
+            frequency: string;
             id: components["schemas"]["RecordId"];
             /** @description Unit of the renewal interval; known value `day`. Allowed values are not shown in the source. */
-            interval: string | null;
+            interval: ("day" | "month" | "week" | "year") | string;
             /** @description Number of `interval` units between renewals (32-bit). */
-            interval_count: components["schemas"]["Quantity"];
+            interval_count: number & components["schemas"]["Quantity"];
             /** @description Whether this is a test subscription. */
-            is_test: boolean | null;
+            is_test: boolean;
             /** @description When the subscription renews next (ISO 8601 date-time, as every timestamp of the source). */
             next_renewal_date: components["schemas"]["Timestamp"];
             /** @description Number of lines (32-bit). */
-            num_lines: components["schemas"]["Quantity"];
+            num_lines: number & components["schemas"]["Quantity"];
             /** @description Number of orders the subscription has produced (32-bit). */
-            num_orders: components["schemas"]["Quantity"];
+            num_orders: number & components["schemas"]["Quantity"];
             /** @description The subscription's orders, one per billing cycle. */
-            orders: components["schemas"]["SubscriptionOrderRef"][] | null;
+            orders: components["schemas"]["SubscriptionOrderRef"][];
             /** @description How the subscription is paid; a free-form object whose fields are not shown in the source. */
             payment_details: components["schemas"]["FreeFormObject"];
             /**
@@ -461,27 +462,28 @@ export interface components {
              *     source (the list filter `payment_method` accepts apple_pay, bankcard, google_pay, klarna,
              *     link, paypal, twint).
              */
-            payment_method: string | null;
+            payment_method: string;
             shipping_address: components["schemas"]["ShippingAddress"] | null;
             /** @description Code of the shipping method. */
-            shipping_code: string | null;
-            shipping_price: components["schemas"]["DecimalString"];
+            shipping_code: string;
+            shipping_price: string & components["schemas"]["DecimalString"];
             /**
              * @description State of the subscription (spec §3). Its transitions are not shown in the source.
-             * @enum {string|null}
+             * @enum {string}
              */
-            status: "active" | "past_due" | "canceled" | "retrying" | "paused" | null;
+            status: "active" | "past_due" | "canceled" | "retrying" | "paused";
             /** @description Total of the subscription, a decimal string (by the examples, what each renewal charges; what it covers is not shown in the source). */
-            total: components["schemas"]["DecimalString"];
-            user: components["schemas"]["User"] | null;
+            total: string & components["schemas"]["DecimalString"];
+            user: components["schemas"]["User"];
         };
         /** @description The fields of a subscribed product that every API version shares. */
         SubscriptionLineBase: {
             id: components["schemas"]["RecordId"];
+            /** @description A free-form object. Spec §2 types it "(object)", unlike an attribution's metadata ("free-form, may be null"), so the contract does not allow null; the staging recording of 2026-11-25 did show null here (docs/fidelity.md), and the spec wins. Its fields are not shown in the source. */
             metadata: components["schemas"]["FreeFormObject"];
             /** @description Unit price of the line, a decimal string. */
-            price: components["schemas"]["DecimalString"];
-            quantity: components["schemas"]["Quantity"];
+            price: string & components["schemas"]["DecimalString"];
+            quantity: number & components["schemas"]["Quantity"];
         };
         /**
          * @description Identifier (integer) of another record. Nullable under the contract's nullability policy.
@@ -491,22 +493,22 @@ export interface components {
         /** @description One subscribed product of a subscription. */
         SubscriptionLine: components["schemas"]["SubscriptionLineBase"] & {
             /** @description Identifier of the product (integer). */
-            product_id: components["schemas"]["Id"];
+            product_id: number & components["schemas"]["Id"];
             /** @description URL of the product image. */
-            product_image: components["schemas"]["Url"];
-            product_title: string | null;
+            product_image: string & components["schemas"]["Url"];
+            product_title: string;
             /** @description URL of the product on the storefront. */
-            product_url: components["schemas"]["Url"];
+            product_url: string & components["schemas"]["Url"];
             /** @description Stock keeping unit of the variant. */
-            sku: string | null;
+            sku: string;
             /** @description Identifier of the product variant (integer). */
-            variant_id: components["schemas"]["Id"];
-            variant_title: string | null;
+            variant_id: number & components["schemas"]["Id"];
+            variant_title: string;
         };
         /** @description A recurring subscription of a customer (version 2024-04-01 shape). */
         Subscription: components["schemas"]["SubscriptionBase"] & {
             /** @description The subscribed products. */
-            lines: components["schemas"]["SubscriptionLine"][] | null;
+            lines: components["schemas"]["SubscriptionLine"][];
         };
         /** @description One page of subscriptions (version 2024-04-01 shape). */
         SubscriptionPage: components["schemas"]["PageEnvelope"] & {
@@ -528,24 +530,24 @@ export interface components {
         PaymentDetails: {
             bankcard_first_six: string | null;
             bankcard_last_four: string | null;
-            card_token: string | null;
+            card_token: string;
             /** @description The payment gateway that processed the transaction. */
             gateway: {
                 id: components["schemas"]["RecordId"];
-                name: string | null;
+                name: string;
                 /** @description Gateway type. Allowed values are not shown in the source. */
-                type: string | null;
-            } | null;
-            is_3ds: boolean | null;
-            optimized_3ds: boolean | null;
-            paypal_vault_id: string | null;
+                type: string;
+            };
+            is_3ds: boolean;
+            optimized_3ds: boolean;
+            paypal_vault_id: string;
             /** @description Strong customer authentication flow. Allowed values are not shown in the source. */
-            sca_flow: string | null;
+            sca_flow: string;
         };
         /** @description The amount restated in the store's reporting currency. */
         AmountReportValues: {
-            amount: components["schemas"]["DecimalString"];
-            currency: components["schemas"]["Currency"];
+            amount: string & components["schemas"]["DecimalString"];
+            currency: string & components["schemas"]["Currency"];
         };
         /** @description The subscription a record belongs to, and its billing cycle. */
         SubscriptionRef: {
@@ -556,22 +558,22 @@ export interface components {
         };
         /** @description A payment transaction (full form; it has no `is_initial_retry`). */
         Transaction: {
-            amount: components["schemas"]["DecimalString"];
+            amount: string & components["schemas"]["DecimalString"];
             /** @description Part of the amount that can still be refunded, a decimal string. */
-            amount_available_for_refund: components["schemas"]["DecimalString"];
-            attribution: components["schemas"]["Attribution"] | null;
+            amount_available_for_refund: string & components["schemas"]["DecimalString"];
+            attribution: components["schemas"]["Attribution"];
             /** @description Authorization code returned by the payment gateway. */
             auth_code: string | null;
             currency: components["schemas"]["Currency"];
-            date_created: components["schemas"]["Timestamp"];
+            date_created: string & components["schemas"]["Timestamp"];
             /** @description Identifier of the transaction at the payment gateway. Its type is not shown in the source; the contract reads it as a string. */
             external_id: string | null;
             id: components["schemas"]["RecordId"];
             /** @description The agent who initiated the transaction. */
-            initiator: components["schemas"]["Agent"] | null;
-            is_disputed: boolean | null;
+            initiator: components["schemas"]["Agent"];
+            is_disputed: boolean;
             /** @description Whether the transaction is external, by its name processed outside the platform (its meaning is not shown in the source). */
-            is_external: boolean | null;
+            is_external: boolean;
             is_test: boolean | null;
             /** @description Identifier of the transaction at the card network. */
             network_transaction_id: string | null;
@@ -579,21 +581,21 @@ export interface components {
             order: string | null;
             /** @description Identifier of the parent transaction, e.g. the authorization a capture settles (the relation is not shown in the source beyond the name). */
             parent_id: components["schemas"]["Id"];
-            payment_details: components["schemas"]["PaymentDetails"] | null;
+            payment_details: components["schemas"]["PaymentDetails"];
             /** @description Payment method of the transaction, e.g. `bankcard`. Allowed values are not shown in the source. */
             payment_method: string | null;
-            report_values: components["schemas"]["AmountReportValues"] | null;
+            report_values: components["schemas"]["AmountReportValues"];
             /** @description Response code of the payment gateway (integer). Its values are not shown in the source. */
-            response_code: number | null;
+            response_code: number;
             /** @description Text shown on the customer's bank statement. */
             statement_descriptor: string | null;
             /** @description Status of the transaction; known value `succeeded`. Allowed values are not shown in the source. */
-            status: string | null;
-            /** @description The subscription and billing cycle the transaction belongs to, if any. */
+            status: ("" | "failed" | "succeeded") | string;
+            /** @description The subscription and billing cycle the transaction belongs to, if any: a transaction of an order that is not a subscription's has none. (The staging recording of 2026-11-25 never showed null in 84 observations, all of subscription orders; not adopted, docs/fidelity.md.) */
             subscription: components["schemas"]["SubscriptionRef"] | null;
             /** @description Kind of transaction. Allowed values are not shown in the source (the examples use `sale`, `capture` and `refund`). */
-            type: string | null;
-            user: components["schemas"]["User"] | null;
+            type: string;
+            user: components["schemas"]["User"];
         };
         /** @description One page of transactions (full form). */
         TransactionPage: components["schemas"]["PageEnvelope"] & {
@@ -602,116 +604,116 @@ export interface components {
         /** @description Postal address of a location. */
         LocationAddress: {
             /** @description Country code such as `DE` (the code list is not shown in the source). */
-            country: string | null;
-            line1: string | null;
-            line2: string | null;
-            line3: string | null;
-            line4: string | null;
-            phone_number: string | null;
-            postcode: string | null;
-            state: string | null;
+            country: string;
+            line1: string;
+            line2: string;
+            line3: string;
+            line4: string;
+            phone_number: string;
+            postcode: string;
+            state: string;
         };
         /** @description A stock location (warehouse, shop or fulfillment service location). */
         StockLocation: {
             /** @description Whether returns can be received at this location. */
-            accept_return: boolean | null;
-            address: components["schemas"]["LocationAddress"] | null;
+            accept_return: boolean;
+            address: components["schemas"]["LocationAddress"];
             callback_url: components["schemas"]["Url"];
             id: components["schemas"]["RecordId"];
-            name: string | null;
+            name: string;
         };
         /** @description A hold that keeps a fulfillment order from being fulfilled. */
         FulfillmentHold: {
-            created_at: components["schemas"]["Timestamp"];
+            created_at: string & components["schemas"]["Timestamp"];
             /** @description Why the fulfillment order is on hold; known value `address_incorrect`. The allowed values are not shown in the source. */
-            reason: string | null;
+            reason: ("address_incorrect" | "awaiting_payment" | "high_risk" | "other" | "out_of_stock") | string;
             /** @description Free-text explanation of the hold. */
             reason_message: string | null;
         };
         /** @description The fields of a tax charged on an amount that both tax line shapes share. */
         TaxLineBase: {
-            amount: components["schemas"]["DecimalString"];
+            amount: string & components["schemas"]["DecimalString"];
             currency: components["schemas"]["Currency"];
             /** @description Tax rate, a number. Whether it is a fraction (`0.19`) or a percentage (`19`) is not shown in the source; the examples use a fraction. */
-            rate: number | null;
-            report_values: components["schemas"]["AmountReportValues"] | null;
+            rate: number;
+            report_values: components["schemas"]["AmountReportValues"];
             /** @description Where the tax rate came from. Allowed values are not shown in the source. */
             source: string | null;
-            tax_title: string | null;
+            tax_title: string;
         };
         /** @description A tax applied to a line or to shipping. */
         TaxLine: components["schemas"]["TaxLineBase"] & {
             /** @description Identifier of the tax rate. */
-            tax_id: number | null;
+            tax_id: number;
         };
         /** @description A line of a fulfillment order. */
         FulfillmentOrderLineItem: {
-            currency: components["schemas"]["Currency"];
+            currency: string & components["schemas"]["Currency"];
             /** @description Quantity still to fulfil, written as a string (as the source types it), e.g. `"2"`. */
-            fulfillable_quantity: components["schemas"]["DecimalString"];
+            fulfillable_quantity: string & components["schemas"]["DecimalString"];
             /** @description Identifier of the fulfillment order this line belongs to. */
-            fulfillment_order_id: components["schemas"]["Id"];
+            fulfillment_order_id: number & components["schemas"]["Id"];
             id: components["schemas"]["RecordId"];
             /** @description Identifier of the order line this line fulfils. */
-            order_line_id: components["schemas"]["Id"];
-            price_excl_tax: components["schemas"]["DecimalString"];
-            price_incl_tax: components["schemas"]["DecimalString"];
+            order_line_id: number & components["schemas"]["Id"];
+            price_excl_tax: string & components["schemas"]["DecimalString"];
+            price_incl_tax: string & components["schemas"]["DecimalString"];
             /** @description Identifier of the product, a string here (as the source types it). */
-            product_id: string | null;
+            product_id: string;
             /** @description URL of the product image (a string; its format is not shown in the source for this object). */
-            product_image: string | null;
-            product_title: string | null;
-            quantity: components["schemas"]["Quantity"];
-            sku: string | null;
+            product_image: string;
+            product_title: string;
+            quantity: number & components["schemas"]["Quantity"];
+            sku: string;
             /** @description Identifier of the stock record the line is fulfilled from. */
-            stockrecord_id: components["schemas"]["Id"];
-            tax_lines: components["schemas"]["TaxLine"][] | null;
-            total_discount: components["schemas"]["DecimalString"];
+            stockrecord_id: number & components["schemas"]["Id"];
+            tax_lines: components["schemas"]["TaxLine"][];
+            total_discount: string & components["schemas"]["DecimalString"];
         };
         /** @description A request the merchant sent to the fulfillment service about this fulfillment order. */
         MerchantRequest: {
             /** @description Message sent with the request. */
             message: string | null;
             /** @description Whether the fulfillment service was notified. */
-            notify: boolean | null;
+            notify: boolean;
             /** @description Kind of request; known value `fulfill_request`. The allowed values are not shown in the source. */
-            type: string | null;
+            type: ("cancel_request" | "fulfill_request") | string;
         };
         /** @description The shipping method chosen for a fulfillment order. */
         FulfillmentShippingMethod: {
             /** @description Code of the shipping method. Allowed values are not shown in the source. */
-            code: string | null;
+            code: string;
             /** @description Display name of the shipping method. */
-            name: string | null;
+            name: string;
         };
         /** @description A group of order lines to be fulfilled from one location, possibly by a fulfillment service. */
         FulfillmentOrder: {
             /** @description The location the fulfillment order is assigned to. */
-            assigned_location: components["schemas"]["StockLocation"] | null;
-            created_at: components["schemas"]["Timestamp"];
+            assigned_location: components["schemas"]["StockLocation"];
+            created_at: string & components["schemas"]["Timestamp"];
             /** @description Holds that currently keep the fulfillment order from being fulfilled. */
             fulfillment_holds: components["schemas"]["FulfillmentHold"][] | null;
             id: components["schemas"]["RecordId"];
-            line_items: components["schemas"]["FulfillmentOrderLineItem"][] | null;
+            line_items: components["schemas"]["FulfillmentOrderLineItem"][];
             /** @description Requests the merchant sent to the fulfillment service. */
             merchant_requests: components["schemas"]["MerchantRequest"][] | null;
             /** @description Number of the order this fulfillment order belongs to. */
-            order_number: string | null;
+            order_number: string;
             /**
              * @description State of the request to the fulfillment service (spec §3). Its transitions are not shown in the source.
-             * @enum {string|null}
+             * @enum {string}
              */
-            request_status: "pending" | "requested" | "accepted" | "rejected" | "cancel_requested" | "cancel_accepted" | "cancel_rejected" | "closed" | null;
+            request_status: "pending" | "requested" | "accepted" | "rejected" | "cancel_requested" | "cancel_accepted" | "cancel_rejected" | "closed";
             shipping_address: components["schemas"]["ShippingAddress"] | null;
-            shipping_method: components["schemas"]["FulfillmentShippingMethod"] | null;
+            shipping_method: components["schemas"]["FulfillmentShippingMethod"];
             /**
              * @description State of the fulfillment order (spec §3). Its transitions are not shown in the source.
-             * @enum {string|null}
+             * @enum {string}
              */
-            status: "not_required" | "open" | "processing" | "on_hold" | "incomplete" | "closed" | "canceled" | null;
+            status: "not_required" | "open" | "processing" | "on_hold" | "incomplete" | "closed" | "canceled";
             /** @description Actions that can currently be taken on the fulfillment order. The element type is not shown in the source, so any JSON value is accepted. */
             supported_actions: components["schemas"]["AnyValue"][] | null;
-            updated_at: components["schemas"]["Timestamp"];
+            updated_at: string & components["schemas"]["Timestamp"];
         };
         /** @description One page of fulfillment orders. */
         FulfillmentOrderPage: components["schemas"]["PageEnvelope"] & {
@@ -809,26 +811,26 @@ export interface components {
         /** @description A file attached to a ticket comment. */
         TicketAttachment: {
             /** @description URL of the attached file. */
-            file: components["schemas"]["Url"];
+            file: string & components["schemas"]["Url"];
             /** @description Original name of the attached file. */
-            file_name: string | null;
+            file_name: string;
             id: components["schemas"]["RecordId"];
         };
         /** @description A comment on a support ticket, public (visible to the customer) or internal. */
         TicketComment: {
             /** @description Files attached to the comment. */
-            attachments: components["schemas"]["TicketAttachment"][] | null;
+            attachments: components["schemas"]["TicketAttachment"][];
             /** @description Identifier of the author of the comment. */
             author: number | null;
             /** @description Text of the comment. */
             body: string | null;
             /** @description When the comment was written. */
-            created_at: components["schemas"]["Timestamp"];
+            created_at: string & components["schemas"]["Timestamp"];
             /** @description Email address the comment was sent from. */
             from_email: string | null;
             id: components["schemas"]["RecordId"];
             /** @description Whether the comment is public (visible to the requester) rather than an internal note. */
-            is_public: boolean | null;
+            is_public: boolean;
         };
         /** @description A customer support ticket with its comments. */
         Ticket: {
@@ -838,36 +840,36 @@ export interface components {
              * @description Channel the ticket came in through. Known value `customer_account`; the other allowed values are not shown in the source.
              * @example customer_account
              */
-            channel: string | null;
+            channel: ("api" | "customer_account" | "dashboard" | "email" | "follow_up") | string;
             /** @description The comments on the ticket, public and internal. */
-            comments: components["schemas"]["TicketComment"][] | null;
+            comments: components["schemas"]["TicketComment"][];
             /** @description When the ticket was created. */
-            created_at: components["schemas"]["Timestamp"];
+            created_at: string & components["schemas"]["Timestamp"];
             /** @description Email address of the contact who opened the ticket. */
             from_email: string | null;
             id: components["schemas"]["RecordId"];
             /** @description Number of the order the ticket is about. */
-            order: string | null;
+            order: string;
             /**
              * @description Priority of the ticket (the values the ticket update operation accepts).
-             * @enum {string|null}
+             * @enum {string}
              */
-            priority: "high" | "medium" | "low" | null;
+            priority: "high" | "medium" | "low";
             /** @description Identifiers of the products the ticket is about. */
-            products: number[] | null;
+            products: number[];
             /** @description Identifier of the customer who requested support. */
             requester: number | null;
             /**
              * @description State of the ticket (spec §3). Transitions are not shown in the source; the status can be set directly through the ticket update operation.
-             * @enum {string|null}
+             * @enum {string}
              */
-            status: "new" | "open" | "pending" | "solved" | "closed" | null;
-            subject: string | null;
-            tags: string[] | null;
+            status: "new" | "open" | "pending" | "solved" | "closed";
+            subject: string;
+            tags: string[];
             /** @description Identifier of the ticket type. */
             ticket_type: number | null;
             /** @description When the ticket was last updated. */
-            updated_at: components["schemas"]["Timestamp"];
+            updated_at: string & components["schemas"]["Timestamp"];
         };
         /** @description The lines to add to the order, and optionally payment details for the charge. */
         OrderAddLineItemsRequest: {
@@ -888,52 +890,52 @@ export interface components {
         };
         /** @description The fields of a shipment of some or all of an order's lines, wherever it is listed. */
         OrderFulfillmentBase: {
-            created_at: components["schemas"]["Timestamp"];
+            created_at: string & components["schemas"]["Timestamp"];
             /** @description Delivery status of the shipment. Its shape is not shown in the source, so any JSON value is accepted. */
             delivery_status: components["schemas"]["AnyValue"];
             id: components["schemas"]["RecordId"];
             /** @description When the last tracking event happened. */
             last_event_date: components["schemas"]["Timestamp"];
             /** @description Identifier of the location the fulfillment ships from. */
-            location_id: components["schemas"]["Id"];
-            order_number: string | null;
+            location_id: number & components["schemas"]["Id"];
+            order_number: string;
             /** @description Address the fulfillment ships from. */
-            origin_address: components["schemas"]["LocationAddress"] | null;
-            requires_shipping: boolean | null;
+            origin_address: components["schemas"]["LocationAddress"];
+            requires_shipping: boolean;
             /** @description Name of the shipping method. */
-            shipping_method: string | null;
+            shipping_method: string;
             /** @description Status of the fulfillment; known value `success`. The allowed values are not shown in the source. */
-            status: string | null;
-            tracking_carrier: string | null;
+            status: ("canceled" | "success") | string;
+            tracking_carrier: string;
             /** @description A string in the source despite the plural name; how several carriers are written is not shown in the source. */
-            tracking_carriers: string | null;
-            tracking_code: string | null;
+            tracking_carriers: string;
+            tracking_code: string;
             /** @description A string in the source despite the plural name; how several codes are written is not shown in the source. */
-            tracking_codes: string | null;
+            tracking_codes: string;
             /** @description Tracking link, a string (its format is not shown in the source). */
-            tracking_link: string | null;
+            tracking_link: string;
             /** @description Tracking link(s), a URL string in the source despite the plural name. */
-            tracking_links: components["schemas"]["Url"];
+            tracking_links: string & components["schemas"]["Url"];
         };
         /** @description The fields of an order line (or part of one) covered by a fulfillment, wherever it is listed. */
         OrderFulfillmentLineItemBase: {
-            currency: components["schemas"]["Currency"];
+            currency: string & components["schemas"]["Currency"];
             /** @description Quantity fulfilled, written as a string (as the source types it), e.g. `"1"`. */
-            fulfilled_quantity: components["schemas"]["DecimalString"];
+            fulfilled_quantity: string & components["schemas"]["DecimalString"];
             /** @description The fulfillment service that handles the line. Allowed values are not shown in the source. */
-            fulfillment_service: string | null;
+            fulfillment_service: string;
             id: components["schemas"]["RecordId"];
             /** @description Identifier of the order line. */
-            order_line_id: components["schemas"]["Id"];
-            price_excl_tax: components["schemas"]["DecimalString"];
-            price_incl_tax: components["schemas"]["DecimalString"];
+            order_line_id: number & components["schemas"]["Id"];
+            price_excl_tax: string & components["schemas"]["DecimalString"];
+            price_incl_tax: string & components["schemas"]["DecimalString"];
             /** @description Identifier of the product (an integer here). */
-            product_id: components["schemas"]["Id"];
+            product_id: number & components["schemas"]["Id"];
             /** @description URL of the product image (a string; its format is not shown in the source for this object). */
-            product_image: string | null;
-            product_title: string | null;
-            quantity: components["schemas"]["Quantity"];
-            requires_shipping: boolean | null;
+            product_image: string;
+            product_title: string;
+            quantity: number & components["schemas"]["Quantity"];
+            requires_shipping: boolean;
             /**
              * @description Quantity that can still be returned. Its type is not shown in the source (spec §2 lists the
              *     field without one; the sibling `fulfilled_quantity` is a string, `quantity` an integer), so any
@@ -946,12 +948,12 @@ export interface components {
              *     value is accepted. The examples show an integer.
              */
             returned_quantity: components["schemas"]["AnyValue"];
-            sku: string | null;
-            tax_lines: components["schemas"]["TaxLine"][] | null;
+            sku: string;
+            tax_lines: components["schemas"]["TaxLine"][];
         };
         /** @description An order line (or part of one) covered by a fulfillment, as listed inside an order. */
         OrderFulfillmentInOrderLineItem: components["schemas"]["OrderFulfillmentLineItemBase"] & {
-            total_discount: components["schemas"]["DecimalString"];
+            total_discount: string & components["schemas"]["DecimalString"];
         };
         /** @description A shipment of some or all of an order's lines, as listed inside an order. */
         OrderFulfillmentInOrder: components["schemas"]["OrderFulfillmentBase"] & {
@@ -983,6 +985,7 @@ export interface components {
             is_gift_card: boolean | null;
             /** @description Whether the line was added as an upsell. */
             is_upsell: boolean | null;
+            /** @description A free-form object. Spec §2 types it "(object)", unlike an attribution's metadata ("free-form, may be null"), so the contract does not allow null; the staging recording of 2026-11-25 did show null here (docs/fidelity.md), and the spec wins. Its fields are not shown in the source. */
             metadata: components["schemas"]["FreeFormObject"];
             original_price_excl_tax: components["schemas"]["DecimalString"];
             original_price_incl_tax: components["schemas"]["DecimalString"];
@@ -1017,68 +1020,68 @@ export interface components {
         };
         /** @description An adjustment of a refund, such as refunded shipping. */
         RefundAdjustment: {
-            amount_excl_tax: components["schemas"]["DecimalString"];
-            amount_incl_tax: components["schemas"]["DecimalString"];
+            amount_excl_tax: string & components["schemas"]["DecimalString"];
+            amount_incl_tax: string & components["schemas"]["DecimalString"];
             id: components["schemas"]["RecordId"];
             /** @description The amounts restated in the store's reporting currency. */
             report_values: {
-                amount_excl_tax: components["schemas"]["DecimalString"];
-                amount_incl_tax: components["schemas"]["DecimalString"];
-                currency: components["schemas"]["Currency"];
-            } | null;
+                amount_excl_tax: string & components["schemas"]["DecimalString"];
+                amount_incl_tax: string & components["schemas"]["DecimalString"];
+                currency: string & components["schemas"]["Currency"];
+            };
             /** @description Kind of adjustment; known value `refund_shipping`. The allowed values are not shown in the source. */
-            type: string | null;
+            type: ("refund_discrepancy" | "refund_shipping") | string;
         };
         /** @description An order line, or part of one, that was refunded. */
         RefundLineItem: {
-            amount_excl_tax: components["schemas"]["DecimalString"];
-            amount_incl_tax: components["schemas"]["DecimalString"];
+            amount_excl_tax: string & components["schemas"]["DecimalString"];
+            amount_incl_tax: string & components["schemas"]["DecimalString"];
             id: components["schemas"]["RecordId"];
             /** @description Identifier of the refunded order line. */
-            line_item_id: components["schemas"]["Id"];
+            line_item_id: number & components["schemas"]["Id"];
             /** @description Identifier of the location involved (by its name, where the items are restocked; not shown in the source). */
-            location_id: components["schemas"]["Id"];
-            quantity: components["schemas"]["Quantity"];
+            location_id: number & components["schemas"]["Id"];
+            quantity: number & components["schemas"]["Quantity"];
             /** @description The amounts restated in the store's reporting currency. */
             report_values: {
-                amount_excl_tax: components["schemas"]["DecimalString"];
-                amount_incl_tax: components["schemas"]["DecimalString"];
-                currency: components["schemas"]["Currency"];
-            } | null;
+                amount_excl_tax: string & components["schemas"]["DecimalString"];
+                amount_incl_tax: string & components["schemas"]["DecimalString"];
+                currency: string & components["schemas"]["Currency"];
+            };
             /** @description How the refunded items are restocked; known value `cancel`. The allowed values are not shown in the source. */
-            restock_type: string | null;
+            restock_type: ("cancel" | "no_restock" | "return") | string;
         };
         /** @description A payment transaction, in the compact form used inside orders and refunds. */
         TransactionCompact: {
-            amount: components["schemas"]["DecimalString"];
+            amount: string & components["schemas"]["DecimalString"];
             /** @description Authorization code returned by the payment gateway. */
             auth_code: string | null;
             currency: components["schemas"]["Currency"];
-            date_created: components["schemas"]["Timestamp"];
+            date_created: string & components["schemas"]["Timestamp"];
             /** @description Identifier of the transaction at the payment gateway. Its type is not shown in the source; the contract reads it as a string. */
             external_id: string | null;
             id: components["schemas"]["RecordId"];
-            is_disputed: boolean | null;
+            is_disputed: boolean;
             /** @description Whether the transaction is external, by its name processed outside the platform (its meaning is not shown in the source). */
-            is_external: boolean | null;
+            is_external: boolean;
             is_initial_retry: boolean | null;
             is_test: boolean | null;
             /** @description Identifier of the transaction at the card network. */
             network_transaction_id: string | null;
             /** @description Identifier of the parent transaction, e.g. the authorization a capture settles (the relation is not shown in the source beyond the name). */
             parent_id: components["schemas"]["Id"];
-            payment_details: components["schemas"]["PaymentDetails"] | null;
+            payment_details: components["schemas"]["PaymentDetails"];
             /** @description Payment method of the transaction, e.g. `bankcard`. Allowed values are not shown in the source. */
             payment_method: string | null;
-            report_values: components["schemas"]["AmountReportValues"] | null;
+            report_values: components["schemas"]["AmountReportValues"];
             /** @description Response code of the payment gateway (integer). Its values are not shown in the source. */
-            response_code: number | null;
+            response_code: number;
             /** @description Text shown on the customer's bank statement. */
             statement_descriptor: string | null;
             /** @description Status of the transaction; known value `succeeded`. Allowed values are not shown in the source. */
-            status: string | null;
+            status: ("" | "failed" | "succeeded") | string;
             /** @description Kind of transaction. Allowed values are not shown in the source (the examples use `sale`, `capture` and `refund`). */
-            type: string | null;
+            type: string;
         };
         /** @description A refund of an order, with its refunded lines, adjustments and transactions. */
         Refund: {
@@ -1151,6 +1154,7 @@ export interface components {
             /** @description Whether the order is a test order. */
             is_test: boolean | null;
             lines: components["schemas"]["OrderLine"][] | null;
+            /** @description A free-form object. Spec §2 types it "(object)", unlike an attribution's metadata ("free-form, may be null"), so the contract does not allow null; the staging recording of 2026-11-25 did show null here (docs/fidelity.md), and the spec wins. Its fields are not shown in the source. */
             metadata: components["schemas"]["FreeFormObject"];
             /** @description The order number. */
             number: string | null;
@@ -1199,44 +1203,44 @@ export interface components {
             voucher_discounts: components["schemas"]["VoucherDiscount"][] | null;
         };
         CodeLabel: {
-            code: string | null;
-            label: string | null;
+            code: string;
+            label: string;
         };
         StoreContactAddress: {
-            city: string | null;
-            company_name: string | null;
-            country: string | null;
-            line1: string | null;
-            line2: string | null;
-            phone_number: string | null;
-            postcode: string | null;
-            state: string | null;
+            city: string;
+            company_name: string;
+            country: string;
+            line1: string;
+            line2: string;
+            phone_number: string;
+            postcode: string;
+            state: string;
         };
         StorePayments: {
-            available_express_payment_methods: components["schemas"]["CodeLabel"][] | null;
+            available_express_payment_methods: components["schemas"]["CodeLabel"][];
             available_payment_methods: {
-                code: string | null;
-                label: string | null;
+                code: string;
+                label: string;
                 /** @description Currencies the payment method supports. The element type is not shown in the source; currency codes are expected. */
-                supported_currencies: components["schemas"]["AnyValue"][] | null;
-            }[] | null;
-            certificate_token: string | null;
-            environment_key: string | null;
+                supported_currencies: components["schemas"]["AnyValue"][];
+            }[];
+            certificate_token: string;
+            environment_key: string;
         };
         /** @description The store's business information and settings. */
         Store: {
-            available_currencies: components["schemas"]["CodeLabel"][] | null;
-            available_languages: components["schemas"]["CodeLabel"][] | null;
-            contact_address: components["schemas"]["StoreContactAddress"] | null;
-            name: string | null;
-            payments: components["schemas"]["StorePayments"] | null;
+            available_currencies: components["schemas"]["CodeLabel"][];
+            available_languages: components["schemas"]["CodeLabel"][];
+            contact_address: components["schemas"]["StoreContactAddress"];
+            name: string;
+            payments: components["schemas"]["StorePayments"];
             /** @description The store's primary domain name, e.g. `shop.example.com` (its format is not shown in the source). */
-            primary_domain: string | null;
-            tagline: string | null;
+            primary_domain: string;
+            tagline: string;
             /** @description The store's tax identifier (which kind of tax number is not shown in the source). */
-            tax_id: string | null;
+            tax_id: string;
             /** @description The store's time zone, e.g. `Europe/Berlin`. Its format (an IANA zone name in the examples) is not shown in the source. */
-            timezone: string | null;
+            timezone: string;
         };
         /** @description The page to store. `title` is required; the other fields are optional. */
         PageUpdateRequest: {
@@ -1269,6 +1273,7 @@ export interface components {
             meta_description: string | null;
             /** @description Title for search engines. */
             meta_title: string | null;
+            /** @description A free-form object. Spec §2 types it "(object)", unlike an attribution's metadata ("free-form, may be null"), so the contract does not allow null; the staging recording of 2026-11-25 did show null here (docs/fidelity.md), and the spec wins. Its fields are not shown in the source. */
             metadata: components["schemas"]["FreeFormObject"];
             /** @description URL segment of the page. */
             slug: string | null;

@@ -38,9 +38,9 @@ export interface components {
         /** @description A file attached to a ticket comment. */
         TicketAttachment: {
             /** @description URL of the attached file. */
-            file: components["schemas"]["Url"];
+            file: string & components["schemas"]["Url"];
             /** @description Original name of the attached file. */
-            file_name: string | null;
+            file_name: string;
             id: components["schemas"]["RecordId"];
         };
         /**
@@ -52,18 +52,18 @@ export interface components {
         /** @description A comment on a support ticket, public (visible to the customer) or internal. */
         TicketComment: {
             /** @description Files attached to the comment. */
-            attachments: components["schemas"]["TicketAttachment"][] | null;
+            attachments: components["schemas"]["TicketAttachment"][];
             /** @description Identifier of the author of the comment. */
             author: number | null;
             /** @description Text of the comment. */
             body: string | null;
             /** @description When the comment was written. */
-            created_at: components["schemas"]["Timestamp"];
+            created_at: string & components["schemas"]["Timestamp"];
             /** @description Email address the comment was sent from. */
             from_email: string | null;
             id: components["schemas"]["RecordId"];
             /** @description Whether the comment is public (visible to the requester) rather than an internal note. */
-            is_public: boolean | null;
+            is_public: boolean;
         };
         /** @description A customer support ticket with its comments. */
         Ticket: {
@@ -73,36 +73,36 @@ export interface components {
              * @description Channel the ticket came in through. Known value `customer_account`; the other allowed values are not shown in the source.
              * @example customer_account
              */
-            channel: string | null;
+            channel: ("api" | "customer_account" | "dashboard" | "email" | "follow_up") | string;
             /** @description The comments on the ticket, public and internal. */
-            comments: components["schemas"]["TicketComment"][] | null;
+            comments: components["schemas"]["TicketComment"][];
             /** @description When the ticket was created. */
-            created_at: components["schemas"]["Timestamp"];
+            created_at: string & components["schemas"]["Timestamp"];
             /** @description Email address of the contact who opened the ticket. */
             from_email: string | null;
             id: components["schemas"]["RecordId"];
             /** @description Number of the order the ticket is about. */
-            order: string | null;
+            order: string;
             /**
              * @description Priority of the ticket (the values the ticket update operation accepts).
-             * @enum {string|null}
+             * @enum {string}
              */
-            priority: "high" | "medium" | "low" | null;
+            priority: "high" | "medium" | "low";
             /** @description Identifiers of the products the ticket is about. */
-            products: number[] | null;
+            products: number[];
             /** @description Identifier of the customer who requested support. */
             requester: number | null;
             /**
              * @description State of the ticket (spec §3). Transitions are not shown in the source; the status can be set directly through the ticket update operation.
-             * @enum {string|null}
+             * @enum {string}
              */
-            status: "new" | "open" | "pending" | "solved" | "closed" | null;
-            subject: string | null;
-            tags: string[] | null;
+            status: "new" | "open" | "pending" | "solved" | "closed";
+            subject: string;
+            tags: string[];
             /** @description Identifier of the ticket type. */
             ticket_type: number | null;
             /** @description When the ticket was last updated. */
-            updated_at: components["schemas"]["Timestamp"];
+            updated_at: string & components["schemas"]["Timestamp"];
         };
     };
     responses: {

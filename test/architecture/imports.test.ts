@@ -22,7 +22,8 @@ const ALLOWED: Record<string, string[]> = {
   msw: ['contract', 'mock'],
   fuzz: ['contract', 'validation'],
   proxy: ['contract', 'validation', 'mock', 'conformance', 'docs', 'client'],
-  drift: ['contract', 'conformance', 'proxy', 'client'],
+  guard: ['contract'],
+  drift: ['contract', 'conformance', 'proxy', 'guard', 'client'],
   cli: ['contract', 'mock', 'conformance', 'fuzz', 'codegen', 'docs', 'proxy', 'drift'],
 };
 

@@ -139,7 +139,8 @@ function seedSubscription(i: number, { prng, templates, users }: Parameters<Coll
     next_renewal_date: at(150 * day + prng.int(0, 60) * day),
     payment_method: PAYMENT_METHODS[(i - 1) % PAYMENT_METHODS.length],
     payment_details: { card_type: CARD_TYPES[(i - 1) % CARD_TYPES.length] },
-    cancel_reason: status === 'canceled' ? prng.pick(['too_expensive', 'not_needed', 'other']) : null,
+    // Never null (the staging recording, openapi/changelogs): a subscription not canceled has an empty one.
+    cancel_reason: status === 'canceled' ? prng.pick(['too_expensive', 'not_needed', 'other']) : '',
     cancel_reason_other_message: null,
     shipping_price: '4.90',
     total: money(total + 4.9),
