@@ -313,7 +313,7 @@ export interface components {
         /** @description The fields of a subscribed product that every API version shares. */
         SubscriptionLineBase: {
             id: components["schemas"]["RecordId"];
-            /** @description A free-form object. Spec §2 types it "(object)", unlike an attribution's metadata ("free-form, may be null"), so the contract does not allow null; the staging recording of 2026-11-25 did show null here (docs/fidelity.md), and the spec wins. Its fields are not shown in the source. */
+            /** @description A free-form object. Spec §2 types it "(object)" and does not show whether it may be null (§1: which response fields may be null is not shown); the staging recording of 2026-11-25 sent null here (docs/fidelity.md), so null stays allowed. Its fields are not shown in the source. */
             metadata: components["schemas"]["FreeFormObject"];
             /** @description Unit price of the line, a decimal string. */
             price: string & components["schemas"]["DecimalString"];

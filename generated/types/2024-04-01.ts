@@ -479,7 +479,7 @@ export interface components {
         /** @description The fields of a subscribed product that every API version shares. */
         SubscriptionLineBase: {
             id: components["schemas"]["RecordId"];
-            /** @description A free-form object. Spec §2 types it "(object)", unlike an attribution's metadata ("free-form, may be null"), so the contract does not allow null; the staging recording of 2026-11-25 did show null here (docs/fidelity.md), and the spec wins. Its fields are not shown in the source. */
+            /** @description A free-form object. Spec §2 types it "(object)" and does not show whether it may be null (§1: which response fields may be null is not shown); the staging recording of 2026-11-25 sent null here (docs/fidelity.md), so null stays allowed. Its fields are not shown in the source. */
             metadata: components["schemas"]["FreeFormObject"];
             /** @description Unit price of the line, a decimal string. */
             price: string & components["schemas"]["DecimalString"];
@@ -985,7 +985,7 @@ export interface components {
             is_gift_card: boolean | null;
             /** @description Whether the line was added as an upsell. */
             is_upsell: boolean | null;
-            /** @description A free-form object. Spec §2 types it "(object)", unlike an attribution's metadata ("free-form, may be null"), so the contract does not allow null; the staging recording of 2026-11-25 did show null here (docs/fidelity.md), and the spec wins. Its fields are not shown in the source. */
+            /** @description A free-form object. Spec §2 types it "(object)" and does not show whether it may be null (§1: which response fields may be null is not shown); the staging recording of 2026-11-25 sent null here (docs/fidelity.md), so null stays allowed. Its fields are not shown in the source. */
             metadata: components["schemas"]["FreeFormObject"];
             original_price_excl_tax: components["schemas"]["DecimalString"];
             original_price_incl_tax: components["schemas"]["DecimalString"];
@@ -1154,7 +1154,7 @@ export interface components {
             /** @description Whether the order is a test order. */
             is_test: boolean | null;
             lines: components["schemas"]["OrderLine"][] | null;
-            /** @description A free-form object. Spec §2 types it "(object)", unlike an attribution's metadata ("free-form, may be null"), so the contract does not allow null; the staging recording of 2026-11-25 did show null here (docs/fidelity.md), and the spec wins. Its fields are not shown in the source. */
+            /** @description A free-form object. Spec §2 types it "(object)" and does not show whether it may be null (§1: which response fields may be null is not shown); the staging recording of 2026-11-25 sent null here (docs/fidelity.md), so null stays allowed. Its fields are not shown in the source. */
             metadata: components["schemas"]["FreeFormObject"];
             /** @description The order number. */
             number: string | null;
@@ -1273,7 +1273,7 @@ export interface components {
             meta_description: string | null;
             /** @description Title for search engines. */
             meta_title: string | null;
-            /** @description A free-form object. Spec §2 types it "(object)", unlike an attribution's metadata ("free-form, may be null"), so the contract does not allow null; the staging recording of 2026-11-25 did show null here (docs/fidelity.md), and the spec wins. Its fields are not shown in the source. */
+            /** @description A free-form object. Spec §2 types it "(object)" and does not show whether it may be null (§1: which response fields may be null is not shown); the staging recording of 2026-11-25 sent null here (docs/fidelity.md), so null stays allowed. Its fields are not shown in the source. */
             metadata: components["schemas"]["FreeFormObject"];
             /** @description URL segment of the page. */
             slug: string | null;

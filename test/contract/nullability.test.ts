@@ -1,6 +1,6 @@
 // The nullability policy of info.description, checked on every object schema reachable from a
 // response: each listed property is required; each accepts null, except the structural fields
-// (a record's `id`, a page envelope's `results`), the metadata spec §2 types "(object)", and the
+// (a record's `id`, a page envelope's `results`) and the
 // fields recorded traffic showed never null, each adopted with its evidence in the version's
 // changelog ("drop null (never null in N observations …)", written by `drift --propose --write`).
 import { readFileSync } from 'node:fs';
@@ -37,14 +37,6 @@ function responseObjectSchemas(version: ApiVersion): Map<string, Json> {
 /** The structural fields: what identifies a record, and the array a page carries. */
 const STRUCTURAL = new Set(['id', 'results']);
 
-/** Spec §2 types these "(object)" (an attribution's metadata, by contrast, "may be null"). */
-const SPEC_OBJECTS = new Set([
-  'Order.metadata',
-  'OrderLine.metadata',
-  'SubscriptionLineBase.metadata',
-  'Page.metadata',
-]);
-
 /** `Schema.field` of each "drop null" the version's changelog adopts, with its evidence. */
 function neverNull(version: ApiVersion): Set<string> {
   const text = readFileSync(join(ROOT, 'openapi/changelogs', `${version}.md`), 'utf8');
@@ -80,7 +72,7 @@ describe.each(VERSIONS)('nullability policy in %s', (version) => {
   it.each(schemas)('%s: every property is required; null refused only with a reason', (label, schema) => {
     const acceptsNull = (property: Json) => validateAgainst(version, property, null).length === 0;
     const refuses = (name: string) =>
-      STRUCTURAL.has(name) || SPEC_OBJECTS.has(`${label}.${name}`) || evidenced.has(`${label}.${name}`);
+      STRUCTURAL.has(name) || evidenced.has(`${label}.${name}`);
     const wrong = Object.entries<Json>(schema.properties)
       .filter(([name, property]) => acceptsNull(property) === refuses(name))
       .map(([name]) => name);

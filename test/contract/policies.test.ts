@@ -148,16 +148,17 @@ describe('types and shapes that are not shown in the source', () => {
   });
 
   // Null: an attribution's metadata is "free-form, may be null" (spec §2); a line's, an order's and a
-  // page's are "(object)"; payment_details was never null in the staging recording (docs/fidelity.md).
+  // page's are "(object)" with nullability not shown, and the staging recording sent null there;
+  // payment_details was never null in it (docs/fidelity.md).
   it.each([
     ['Attribution', 'metadata', true],
     ['Subscription', 'payment_details', false],
     ['SubscriptionV20230210', 'payment_details', false],
-    ['SubscriptionLine', 'metadata', false],
-    ['SubscriptionLineV20230210', 'metadata', false],
-    ['Order', 'metadata', false],
-    ['OrderLine', 'metadata', false],
-    ['Page', 'metadata', false],
+    ['SubscriptionLine', 'metadata', true],
+    ['SubscriptionLineV20230210', 'metadata', true],
+    ['Order', 'metadata', true],
+    ['OrderLine', 'metadata', true],
+    ['Page', 'metadata', true],
   ])('%s.%s is a free-form object whose fields are not shown (null allowed: %s)', (name, field, nullable) => {
     const schema = property(name, field);
     expect(schema.type).toEqual(nullable ? ['object', 'null'] : 'object');
