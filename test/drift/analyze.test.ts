@@ -1,7 +1,7 @@
 // What `drift` learns from a recording: the statistics per operation, version and field, the
 // classification of fields whose allowed values are not shown (closed set, free text, too few),
 // the new findings (never null, closed set, status, presence), and the report's order; over small
-// recordings written here and over the shared staging recording (../shared/recordings/).
+// recordings written here and over the shared staging recording (`shared/recordings/` beside the repository).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
