@@ -268,3 +268,18 @@ export function retotal(order: Rec): void {
     Object.assign(order.report_values, reported);
   }
 }
+
+/** A compact (order-embedded) `sale` transaction of `amount`. */
+export function compactSale(template: Rec, id: number, amount: string, created: string): Rec {
+  const out = structuredClone(template);
+  Object.assign(out, { id, amount, date_created: created, status: 'succeeded', type: 'sale', parent_id: null });
+  if (out.report_values) out.report_values = { ...out.report_values, amount };
+  return out;
+}
+
+/** The id of an order's `k`-th line (0-based): unique in the store while an order holds under 1000 lines. */
+export const lineId = (number: string, k: number): number => (Number(number) - 1000) * 1000 + k;
+
+/** The day (`YYYY-MM-DD`) of a timestamp, for the date filters (undefined when not a string). */
+export const dayOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value.slice(0, 10) : undefined;

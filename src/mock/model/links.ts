@@ -5,11 +5,9 @@
  * exist; fulfillment orders, fulfillments and tickets name orders that exist, holding their lines.
  * Records made here follow the same rules as generated ones (../invariants.ts checks them all).
  */
-import { orderLine, productFrom, retotal } from './catalogue.ts';
-import { compactSale, lineId } from './orders.ts';
+import { compactSale, lineId, orderLine, productFrom, retotal } from './catalogue.ts';
 import { OWING } from './subscriptions.ts';
-import type { Templates } from './templates.ts';
-import type { Rec, StoreData } from './types.ts';
+import type { Rec, StoreData, Templates } from './types.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);
 

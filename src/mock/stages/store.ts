@@ -13,7 +13,6 @@ import { collectionOf, type Rec, sortKey } from '../model/index.ts';
 import { type Cursor, encodeCursor, pageOf } from '../pagination.ts';
 import { fieldRefusal } from '../problems.ts';
 import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
-import { stateRefusal } from '../transitions.ts';
 import { checkLimits } from '../writes/limits.ts';
 import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
@@ -97,7 +96,7 @@ function write(context: RequestContext, decl: WriteDecl): RawResponse | undefine
     // The request names a record that does not exist (checked before the addressed record's state).
     if (unknown)
       return refuseRouted(context, { ...unknown.refusal, body: { ...unknown.refusal.body, ...context.problem } });
-    const refused = stateRefusal(context.target.operation.operationId, found);
+    const refused = decl.state?.refuses(found);
     // The state table: the record is not in a state this write accepts.
     if (refused) {
       const message = `path.${decl.param}: ${collectionOf(decl.collection).singular} ${key} ${refused}`;
