@@ -23,17 +23,12 @@ export type GetDecl = GetOperation & { collection: string };
 export type WriteDecl = WriteOperation & { collection: string };
 export type OperationDecl = ListDecl | GetDecl | WriteDecl;
 
-function operationTable(): Record<string, OperationDecl> {
-  const table: Record<string, OperationDecl> = {};
-  for (const collection of MODEL) {
-    for (const [operationId, operation] of Object.entries(collection.operations)) {
-      const other = table[operationId]?.collection;
-      if (other)
-        throw new Error(`${operationId} is declared by both ${other} and ${collection.name} (src/mock/model/)`);
-      table[operationId] = { ...operation, collection: collection.name };
-    }
-  }
-  return table;
-}
-
-export const OPERATION_DECLS: Readonly<Record<string, OperationDecl>> = operationTable();
+/** Every operation of the model by operationId (one collection declares each: ../model/index.ts). */
+export const OPERATION_DECLS: Readonly<Record<string, OperationDecl>> = Object.fromEntries(
+  MODEL.flatMap((collection) =>
+    Object.entries(collection.operations).map(([operationId, operation]) => [
+      operationId,
+      { ...operation, collection: collection.name },
+    ]),
+  ),
+);

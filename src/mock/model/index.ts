@@ -44,26 +44,42 @@ const DECLARED: readonly CollectionDecl[] = [
 ];
 
 /**
- * The operations serving a collection's records (its own, but for a read declaring that it serves
- * another's) and addressing them by key (its own with a path parameter, and the lists of its
- * children: `/subscriptions/{id}/transactions/`).
+ * The collections with the operations serving their records (their own, but for a read declaring
+ * that it serves another's) and addressing them by key (their own with a path parameter, and the
+ * lists of their children: `/subscriptions/{id}/transactions/`). Refuses an operation declared by
+ * two collections, and a schema link to an operation that does not serve the collection's records.
  */
-function withOperations(collection: CollectionDecl): Collection {
-  const servedBy: string[] = [];
-  const addressedBy: string[] = [];
-  for (const owner of DECLARED) {
-    for (const [operationId, operation] of Object.entries(owner.operations)) {
-      const serves = operation.kind === 'get' && operation.serves ? operation.serves : owner.name;
-      if (serves === collection.name) servedBy.push(operationId);
-      const addresses = operation.kind === 'list' ? operation.parent?.collection : operation.param && owner.name;
-      if (addresses === collection.name) addressedBy.push(operationId);
+export function withOperations(declared: readonly CollectionDecl[]): Collection[] {
+  const owners = new Map<string, string>();
+  for (const owner of declared) {
+    for (const operationId of Object.keys(owner.operations)) {
+      const other = owners.get(operationId);
+      if (other) throw new Error(`${operationId} is declared by both ${other} and ${owner.name} (src/mock/model/)`);
+      owners.set(operationId, owner.name);
     }
   }
-  return { ...collection, servedBy, addressedBy };
+  return declared.map((collection) => {
+    const servedBy: string[] = [];
+    const addressedBy: string[] = [];
+    for (const owner of declared) {
+      for (const [operationId, operation] of Object.entries(owner.operations)) {
+        const serves = operation.kind === 'get' && operation.serves ? operation.serves : owner.name;
+        if (serves === collection.name) servedBy.push(operationId);
+        const addresses = operation.kind === 'list' ? operation.parent?.collection : operation.param && owner.name;
+        if (addresses === collection.name) addressedBy.push(operationId);
+      }
+    }
+    const schema = collection.schema?.operationId;
+    if (schema !== undefined && !servedBy.includes(schema))
+      throw new Error(
+        `the schema of ${collection.name} is the response of ${schema}, which does not serve its records`,
+      );
+    return { ...collection, servedBy, addressedBy };
+  });
 }
 
 /** Every collection of the store, in seeding order, with the operations serving and addressing it. */
-export const MODEL: readonly Collection[] = DECLARED.map(withOperations);
+export const MODEL: readonly Collection[] = withOperations(DECLARED);
 
 const BY_NAME = new Map(MODEL.map((c) => [c.name, c]));
 

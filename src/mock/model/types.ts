@@ -20,7 +20,10 @@ export interface Templates {
   of(operationId: string): Rec;
 }
 
-/** Which contract schema a collection's records satisfy: the 200 response of `operationId`. */
+/**
+ * Which contract schema a collection's records satisfy: the 200 response of `operationId`, one of
+ * the operations serving them (./index.ts refuses another).
+ */
 export interface RecordSchema {
   operationId: string;
   /** The record is the response body, an item of its `results`, or an element of the body array. */
