@@ -3,7 +3,9 @@
  * subscriptions (each subscription's billing cycles in turn, with its lines), then a few one-off
  * purchases. Each is paid by one payment (every 4th an `authorization`, paying once captured),
  * except the latest order of a past_due or retrying subscription, still unpaid. Their
- * `fulfillments` are a view: the order fulfillments naming the order (./fulfillments.ts).
+ * `fulfillments` are a view: the order fulfillments naming the order (./fulfillments.ts). Adding
+ * lines (bounded by ../limits.ts, paid by one `sale`: ../writes/payments.ts); the read of an
+ * order's fulfillment by the order's number.
  */
 
 import { clone, maxId, refuse } from '../writes/common.ts';
@@ -46,7 +48,12 @@ function contentOf(j: number, number: string, { prng, templates, store, users }:
     const days = (owner.cycle - 1) * (Number(sub.interval_count) || 30);
     const created = new Date(Date.parse(sub.date_created) + days * day * 1000).toISOString().replace('.000Z', 'Z');
     const lines = (sub.lines as Rec[]).map((l, k) =>
-      orderLine(lineTemplate, productOf(l.product_id), lineId(number, k), l.quantity, created),
+      orderLine(lineTemplate, {
+        product: productOf(l.product_id),
+        id: lineId(number, k),
+        quantity: l.quantity,
+        created,
+      }),
     );
     const unpaid = OWING.has(sub.status) && owner.cycle === cyclesOf(owner.id);
     return {
@@ -60,7 +67,9 @@ function contentOf(j: number, number: string, { prng, templates, store, users }:
   const created = at(j * 3 * day + prng.int(0, day));
   const user = prng.pick(users);
   const products = [prng.pick(PRODUCTS), ...(j % 3 === 0 ? [prng.pick(PRODUCTS)] : [])];
-  const lines = products.map((p, k) => orderLine(lineTemplate, p, lineId(number, k), prng.int(1, 3), created));
+  const lines = products.map((p, k) =>
+    orderLine(lineTemplate, { product: p, id: lineId(number, k), quantity: prng.int(1, 3), created }),
+  );
   return { created, user, lines, subscriptions: [], unpaid: false };
 }
 
@@ -126,7 +135,7 @@ const WRITES: Record<string, WriteOperation> = {
       for (const line of sent) {
         const product = productOf(line.product_id);
         added += product.price * line.quantity;
-        lines.push(orderLine(template, product, id++, line.quantity, now));
+        lines.push(orderLine(template, { product, id: id++, quantity: line.quantity, created: now }));
       }
       record.lines = lines;
       const charge = pay(state, record, { type: 'sale', amount: money(added), now });

@@ -2,7 +2,11 @@
  * Subscriptions 1..45: status cycling through the five states, lines from the catalogue, the orders
  * they renewed into. Stored in the flat-line shape; a version whose subscription lines nest a
  * `product` and a `stockrecord` (read from its bundle's example, never from its name) sees them
- * nested, derived from the flat fields and the product's stock record.
+ * nested, derived from the flat fields and the product's stock record. Their list and its filters;
+ * renew and retry with their rows of the state table: a renewal is a new order with the
+ * subscription's lines, paid at once by an active subscription (a `sale` listed by its
+ * transactions) and left unpaid by a past_due or retrying one; a retry pays the subscription's
+ * latest unpaid order and makes it active.
  */
 import type { Bundle } from '../../contract/index.ts';
 import { clone, refuse } from '../writes/common.ts';
@@ -177,7 +181,12 @@ function renewalOrder(state: StoreReader, record: Rec, cycle: number, now: strin
   const order: Rec = clone(previous);
   const template = (previous.lines?.[0] ?? {}) as Rec;
   order.lines = ((record.lines ?? []) as Rec[]).map((line, k) =>
-    orderLine(template, productOf(Number(line.product_id)), lineId(number, k), line.quantity, now),
+    orderLine(template, {
+      product: productOf(Number(line.product_id)),
+      id: lineId(number, k),
+      quantity: line.quantity,
+      created: now,
+    }),
   );
   Object.assign(order, {
     number,

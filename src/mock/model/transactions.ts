@@ -3,6 +3,7 @@
  * payment (the order lists it in `transactions`, the transaction names the order and, for a
  * renewal, the subscription and billing cycle). Every 4th is an `authorization` (capturable), the
  * others `sale`. Captures, retries and renewals add more (next id), each also listed by its order.
+ * Their list under a subscription; the capture of an authorization, with its row of the state table.
  */
 import { clone, refuse } from '../writes/common.ts';
 import { pay } from '../writes/payments.ts';
