@@ -58,7 +58,8 @@ function readFileSyncText(file: string): string {
 
 /**
  * Imports the module behind a command; when one of its optional peers is not installed, throws an
- * install hint naming the exact versions this package was tested with (its peerDependencies).
+ * install hint naming the range this package was tested with (its peerDependencies), quoted for the
+ * shell (`^`, `||`).
  */
 async function withPeers<T>(command: string, peers: string[], load: () => Promise<T>): Promise<T> {
   try {
@@ -68,7 +69,7 @@ async function withPeers<T>(command: string, peers: string[], load: () => Promis
     const missing = /Cannot find (?:package|module) '([^']+)'/.exec(message)?.[1];
     if (code !== 'ERR_MODULE_NOT_FOUND' || !missing) throw error;
     const peerVersions = manifest().peerDependencies ?? {};
-    const specs = peers.map((peer) => `${peer}@${peerVersions[peer] ?? 'latest'}`).join(' ');
+    const specs = peers.map((peer) => `"${peer}@${peerVersions[peer] ?? 'latest'}"`).join(' ');
     throw new CommandError(
       `"${command}" needs ${peers.join(' and ')}, an optional peer dependency of ${PACKAGE}, ` +
         `and "${missing}" is not installed.\nInstall it in your project:\n  npm install --save-dev ${specs}`,

@@ -13,7 +13,7 @@ import { type Bundle, loadBundles } from '../contract/index.ts';
 import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
 import { secondsClock } from './clock.ts';
 import { handleFetch } from './fetch.ts';
-import { limitsOf, MAX_BODY_BYTES, type MockLimits } from './limits.ts';
+import { limitsOf, MAX_BODY_BYTES, type MockLimits, stateLimitsOf } from './limits.ts';
 import { applyFixtures, type MockFixtures, recordProblem } from './model/fixtures.ts';
 import { type StoreData, seedStore } from './model/index.ts';
 import { createRouter } from './router.ts';
@@ -154,32 +154,19 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   const now = options.now ?? (() => new Date());
   const targets = targetsOf(bundles);
   const checks = new Map(targets.map((t) => [t.target.operation.operationId, t.target.validator]));
+  const check = (label: string) => (id: string, value: unknown) => checks.get(id)?.checkResponse(value, label);
   const seeded = seedStore(bundles, { seed });
   if (options.data !== undefined) {
-    applyFixtures(
-      seeded,
-      options.data,
-      options.dataSource ?? 'data',
-      (id, value) => checks.get(id)?.checkResponse(value, 'Fixture record'),
-      options.warn,
-    );
+    applyFixtures(seeded, options.data, options.dataSource ?? 'data', check('Fixture record'), options.warn);
   }
   const limits = limitsOf(options.limits);
   const core: EngineCore = {
-    router: createRouter(
-      targets,
-      bundles.map((b) => b.version),
-    ),
+    router: createRouter(targets),
     states: new TokenStore({
       seed: new State(seeded),
       shared: options.sharedState === true,
-      maxStates: limits.maxTokenStates,
-      maxBytes: limits.memoryBudget,
-      maxSnapshots: limits.maxSnapshots,
-      maxRecords: limits.maxRecords,
-      maxStateBytes: limits.maxStateBytes,
-      checkRecord: (collection, record) =>
-        recordProblem(collection, record, (id, value) => checks.get(id)?.checkResponse(value, 'Record')),
+      ...stateLimitsOf(limits),
+      checkRecord: (collection, record) => recordProblem(collection, record, check('Record')),
       now,
       ...(options.persistence && { persistence: options.persistence }),
     }),

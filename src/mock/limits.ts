@@ -51,3 +51,9 @@ export function limitsOf(overrides: Partial<MockLimits> = {}): MockLimits {
     throw new RangeError(`limits.maxLinesPerOrder must be at most 999, got ${limits.maxLinesPerOrder}`);
   return limits;
 }
+
+/** The limits a token store enforces (./tokens/store.ts): states, memory, and what one state may hold. */
+export function stateLimitsOf(limits: MockLimits) {
+  const { maxTokenStates: maxStates, memoryBudget: maxBytes, maxSnapshots, maxRecords, maxStateBytes } = limits;
+  return { maxStates, maxBytes, maxSnapshots, maxRecords, maxStateBytes };
+}

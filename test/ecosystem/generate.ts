@@ -6,9 +6,10 @@
  *
  * Everything the tool prints (console, stdout, stderr, Kubb's events) is collected per version and
  * written as the last line, JSON: `{ "<version>": { "lines": [...], "thrown": "…" | null } }`.
- * The tools' options are the ones docs/ecosystem.md shows a user.
+ * The tools' options are the ones docs/ecosystem.md shows a user. test/package/ runs a copy of this
+ * file in a downstream project on Node 22 and 24, where `orval` is orval 8.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { format } from 'node:util';
 
@@ -41,18 +42,30 @@ for (const stream of [process.stdout, process.stderr]) {
   }) as typeof stream.write;
 }
 
+/** The major version of the orval this script imports (the repo's 7, or a consumer's 8). */
+async function orvalMajor(): Promise<number> {
+  // Both majors keep their entry in dist/ beside package.json's parent (7: index.js, 8: index.mjs).
+  const manifest = new URL('../package.json', import.meta.resolve('orval'));
+  return Number(JSON.parse(await readFile(manifest, 'utf8')).version.split('.')[0]);
+}
+
 async function orval(input: string, out: string): Promise<void> {
   const { generate } = await import('orval');
+  // orval 8 takes a list of mock generators (and refuses 7's single `mock.type` with a TypeError);
+  // `inline` keeps the mocks in client.ts as orval 7 does (8.38's separate client.msw.ts in `single`
+  // mode does not import the types it names, so it does not compile).
+  const msw = { type: 'msw', delay: false } as const;
+  const mock = (await orvalMajor()) >= 8 ? { inline: true, generators: [msw] } : msw;
   await generate({
     input: { target: input },
     output: {
       target: join(out, 'client.ts'),
       client: 'fetch',
       mode: 'single',
-      mock: { type: 'msw', delay: false },
+      mock,
       ...(baseUrl && { baseUrl }),
     },
-  });
+  } as Parameters<typeof generate>[0]);
 }
 
 async function heyApi(input: string, out: string): Promise<void> {

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSIONS } from '../../src/contract/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { type Run, runProcess } from '../helpers/process.ts';
+import { GENERATED_CODE_OPTIONS, problemsOf } from './checks.ts';
 import type { Tool, ToolReport } from './generate.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -31,15 +32,6 @@ async function generate(tool: Tool, bundles: string, out: string, versions: read
     throw new Error(`${tool} exited ${run.code}\n${run.stdout}${run.stderr}`);
   return JSON.parse(last) as Record<string, ToolReport>;
 }
-
-/** What a tool printed that is a warning or an error (its success banners are neither). */
-const problemsOf = (report: ToolReport | undefined): string[] => [
-  ...(report?.thrown ? [report.thrown] : []),
-  ...(report?.lines ?? [])
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
-    .map((line) => line.replace(/\u001b\[[\d;]*m/g, ''))
-    .filter((line) => /warn|error|fail|invalid|⚠|✖|❌/i.test(line)),
-];
 
 let out = '';
 let mock: MockServer;
@@ -65,17 +57,7 @@ beforeAll(async () => {
   control = warned ?? {};
   await writeFile(join(out, 'calls.ts'), await readFile(join(ROOT, 'test', 'ecosystem', 'consumer', 'calls.ts')));
   const tsconfig = {
-    compilerOptions: {
-      target: 'ES2022',
-      module: 'ESNext',
-      moduleResolution: 'Bundler',
-      lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-      types: [],
-      strict: true,
-      noEmit: true,
-      skipLibCheck: true,
-      allowImportingTsExtensions: true,
-    },
+    compilerOptions: { ...GENERATED_CODE_OPTIONS, allowImportingTsExtensions: true },
     include: ['calls.ts', ...TOOLS.map((tool) => `${tool}/**/*.ts`), ...TOOLS.map((tool) => `${tool}/**/.kubb/*.ts`)],
   };
   await writeFile(join(out, 'tsconfig.json'), JSON.stringify(tsconfig));

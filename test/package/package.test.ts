@@ -6,24 +6,30 @@
  * contents, publint and attw, a consumer of the client, the types and a bundle, the docs samples and
  * the MSW overrides type-checked under TypeScript 5.9 and 7 (strict, exact optional properties), every
  * export resolved at run time, and the bin's `--version`, `types` and `mock` (one real request
- * through the packaged client, then stopped), and the install hints of the missing peers.
- * One pack and four installs (in parallel) in beforeAll serve every test; the npm cache makes them
+ * through the packaged client, then stopped), and the install hints of the missing peers. A fifth
+ * project, `today`, is what a consumer on Node 22 or 24 installs now (msw 3, orval 8, the newest
+ * peers): the bin, the client, the MSW handlers (msw 2 and 3) and orval 8 run on Node 22 and 24
+ * (binaries from the npm registry, cached: test/helpers/node-binaries.ts), concurrently.
+ * One pack and five installs (in parallel) in beforeAll serve every test; the npm cache makes them
  * offline.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/lib/net.ts';
 import { EXIT } from '../../src/cli/index.ts';
 import { VERSIONS, versionOf } from '../../src/contract/index.ts';
+import { GENERATED_CODE_OPTIONS, problemsOf } from '../ecosystem/checks.ts';
+import type { ToolReport } from '../ecosystem/generate.ts';
 import { launchBrowser } from '../helpers/browser.ts';
+import { NEWER_NODES, type NewerNode, nodeBinary, pathWith } from '../helpers/node-binaries.ts';
 import { type Run, runProcess } from '../helpers/process.ts';
 import { allSamples } from '../helpers/samples.ts';
 
@@ -50,6 +56,23 @@ const PEERS = [
  * node_modules/.bin/tsc from the repo's 5.9. Installed beside the downstream project instead.
  */
 const TYPESCRIPT_7 = '7.0.2';
+/**
+ * What a consumer on Node 22 or 24 gets from a plain `npm i <name>` today (2026-11-25): msw 3 and
+ * orval 8 (both need Node 22), the newest prism-http (5.16, declares Node 24) and fast-check,
+ * TypeScript 5.9 (orval's), @types/node 24 and the faker orval's MSW mocks import. Exact, so a run
+ * is repeatable. Not openapi-typescript: its newest release is the 7.13.0 PEERS has (its Redocly
+ * core alone is 18 MB to unpack again).
+ */
+const TODAY = [
+  'msw@3.0.5',
+  'orval@8.38.0',
+  '@stoplight/prism-http@5.16.0',
+  'fast-check@4.10.2',
+  'typescript@5.9.3',
+  '@types/node@24.19.2',
+  `@faker-js/faker@${manifest.devDependencies['@faker-js/faker']}`,
+];
+const NODES = Object.keys(NEWER_NODES).map(Number) as NewerNode[];
 
 /** The environment without what an enclosing `npm test` exports (its prefix, package, lifecycle). */
 const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
@@ -78,8 +101,8 @@ async function newProject(dir: string): Promise<void> {
   await writeFile(join(dir, 'package.json'), `${JSON.stringify(project, null, 2)}\n`);
 }
 
-const npmInstall = (dir: string, specs: string[]) =>
-  ok('npm', ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+const INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+const npmInstall = (dir: string, specs: string[]) => ok('npm', ['install', ...specs, ...INSTALL_FLAGS], dir);
 
 let tmp = '';
 let tarball = '';
@@ -91,6 +114,12 @@ let bare = '';
 let ts7 = '';
 /** Installed the tarball, msw and vitest (and no other peer): a downstream test suite on msw/node. */
 let withMsw = '';
+/** Installed on Node 24 with today's releases (TODAY): msw 3, orval 8, the newest peers. */
+let today = '';
+/** npm's answer to that install: before issue #27, ERESOLVE on msw 3. */
+let todayInstall: Run;
+/** The `node` binaries of Node 22 and 24, and a PATH that runs each. */
+const node = {} as Record<NewerNode, { binary: string; PATH: string }>;
 const binOf = (project: string) => join(project, 'node_modules', '.bin', BIN);
 const installed = (project: string) => join(project, 'node_modules', '@store-admin', 'contract');
 
@@ -100,6 +129,19 @@ beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'store-admin-package-'));
   ts7 = join(tmp, 'typescript7');
   const typescript7 = newProject(ts7).then(() => npmInstall(ts7, [`typescript@${TYPESCRIPT_7}`]));
+  const nodes = Promise.all(
+    NODES.map(async (major) => {
+      const binary = await nodeBinary(NEWER_NODES[major]);
+      node[major] = { binary, PATH: pathWith(binary) };
+    }),
+  );
+  // Today's releases install while the pack runs (the bulk of that project); the tarball joins them
+  // after it, with Node 24's npm (a consumer's own, not the repo's Node 20): the install that got
+  // ERESOLVE on msw 3 before issue #27.
+  today = join(tmp, 'today');
+  const todayReady = Promise.all([nodes, newProject(today)]).then(() =>
+    ok('npm', ['install', ...TODAY, ...INSTALL_FLAGS], today, { PATH: node[24].PATH }),
+  );
   // PACK_NO_CHECK: prepack emits dist/ without type-checking src/ again (the same files; `tsc -p .`,
   // test/architecture/typecheck.test.ts, checks them in this suite).
   await ok('npm', ['pack', '--pack-destination', tmp, '--loglevel=error'], ROOT, { PACK_NO_CHECK: '1' });
@@ -110,21 +152,79 @@ beforeAll(async () => {
   bare = join(tmp, 'bare');
   withMsw = join(tmp, 'with-msw');
   await Promise.all([newProject(consumer), newProject(bare), newProject(withMsw)]);
+  const installToday = todayReady.then(async () => {
+    todayInstall = await run('npm', ['install', tarball, ...INSTALL_FLAGS], today, { PATH: node[24].PATH });
+  });
   await Promise.all([
     typescript7,
+    installToday,
     npmInstall(consumer, [tarball, ...PEERS]),
     npmInstall(bare, [tarball]),
     npmInstall(withMsw, [tarball, `msw@${manifest.devDependencies.msw}`, `vitest@${manifest.devDependencies.vitest}`]),
   ]);
 }, 400_000);
 
-/** The mock started by a test, killed here too if that test failed before stopping it. */
-let mockProcess: ChildProcess | undefined;
+/** The mocks started by the tests, killed here too if a test failed before stopping one. */
+const mockProcesses = new Set<ChildProcess>();
 
 afterAll(async () => {
-  if (mockProcess && mockProcess.exitCode === null && mockProcess.signalCode === null) mockProcess.kill('SIGKILL');
+  for (const child of mockProcesses) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
+
+/**
+ * Starts a project's bin as `mock --quiet <args>` on $PORT (`env` may set PATH: which Node runs it)
+ * and waits for its banner; `stop` sends SIGTERM and resolves to the exit status.
+ */
+async function startBinMock(project: string, args: string[] = [], env: Record<string, string> = {}) {
+  const port = await freePort();
+  const child = spawn(binOf(project), ['mock', '--quiet', ...args], {
+    cwd: project,
+    env: cleanEnv({ ...env, PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  mockProcesses.add(child);
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const stop = async (): Promise<number | null> => {
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const code = await exited;
+    clearTimeout(killer);
+    return code;
+  };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`mock did not start in 30 s:\n${output}`)), 30_000);
+      const check = () => {
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      };
+      child.stdout.on('data', check);
+      void exited.then((code) => reject(new Error(`mock exited ${code}:\n${output}`)));
+    });
+    return { url, port, pid: child.pid, output: () => output, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** One request through the packaged client (request.mjs, written by the first mock test): its status, version header and data. */
+const REQUEST = `import { createAdminClient } from '${PACKAGE}';
+const client = createAdminClient({ baseUrl: process.argv[2], token: 'test-token' });
+const { data, response } = await client.GET('/store/');
+console.log(JSON.stringify({ node: process.version, status: response.status, version: response.headers.get('x-service-api-version'), data }));
+`;
 
 describe('the tarball', () => {
   it('ships the compiled client, the bin, the types and the bundles, and nothing else', async () => {
@@ -143,6 +243,10 @@ describe('the tarball', () => {
         'dist/src/mock/index.d.ts',
         'dist/src/cli/bin.js',
         'dist/docs/index.html',
+        '.spectral.yaml',
+        'CONTRIBUTING.md',
+        'docs/mock.md',
+        'docs/ecosystem.md',
         ...VERSIONS.flatMap((v) => [
           `generated/openapi/${v}.json`,
           `generated/openapi/${v}.yaml`,
@@ -153,26 +257,30 @@ describe('the tarball', () => {
     );
     const unexpected = files.filter(
       (path) =>
-        !/^(package\.json|README\.md|LICENSE|CHANGELOG[^/]*\.md)$/.test(path) &&
+        !/^(package\.json|README\.md|LICENSE|CHANGELOG[^/]*\.md|CONTRIBUTING\.md|\.spectral\.yaml)$/.test(path) &&
+        // The pages the README links to, and the screenshots they show.
+        !/^docs\/([a-z-]+\.md|images\/[\w-]+\.png)$/.test(path) &&
         // A subsystem may have folders of its own (src/mock/model, src/mock/stages).
         !/^dist\/(src\/[a-z]+(\/[a-z-]+)*|generated\/types)\/[^/]+\.(js|d\.ts)$/.test(path) &&
         !/^dist\/docs\/(index\.html|assets\/[\w.-]+\.(js|css|txt))$/.test(path) &&
         !/^generated\/openapi\/[^/]+\.(json|yaml)$/.test(path),
     );
     expect(unexpected).toEqual([]);
-    // The docs site (dist/docs: Stoplight Elements, ~0.7 MB gzipped) is most of it.
-    expect((await stat(tarball)).size).toBeLessThan(1_500_000);
+    // The docs site (dist/docs: Stoplight Elements, ~0.7 MB gzipped) is most of it, then the
+    // screenshots of docs/ (~0.5 MB).
+    expect((await stat(tarball)).size).toBeLessThan(2_000_000);
   });
 
-  it('depends on openapi-fetch and the validator (ajv) only; Prism, msw, openapi-typescript and fast-check are optional peers', async () => {
+  it('depends on openapi-fetch and the validator (ajv) only; Prism, msw, openapi-typescript and fast-check are optional peers, in the ranges the tests cover', async () => {
     const packed = JSON.parse(await readFile(join(installed(consumer), 'package.json'), 'utf8'));
     // openapi-fetch: the client; ajv + ajv-formats: the mock engine's and conformance's validation.
     expect(Object.keys(packed.dependencies)).toEqual(['ajv', 'ajv-formats', 'openapi-fetch']);
+    // From the release this repository pins (Node 20) to the one TODAY installs on Node 22 and 24.
     expect(packed.peerDependencies).toEqual({
-      '@stoplight/prism-http': manifest.devDependencies['@stoplight/prism-http'],
-      'fast-check': manifest.devDependencies['fast-check'],
-      msw: manifest.devDependencies.msw,
-      'openapi-typescript': manifest.devDependencies['openapi-typescript'],
+      '@stoplight/prism-http': `^${manifest.devDependencies['@stoplight/prism-http']}`,
+      'fast-check': `^${manifest.devDependencies['fast-check']}`,
+      msw: `^${manifest.devDependencies.msw} || ^3.0.0`,
+      'openapi-typescript': `^${manifest.devDependencies['openapi-typescript']}`,
     });
     for (const peer of Object.keys(packed.peerDependencies)) {
       expect(packed.peerDependenciesMeta[peer]).toEqual({ optional: true });
@@ -207,6 +315,41 @@ describe('the tarball', () => {
   });
 });
 
+describe('the docs in the tarball', () => {
+  it('ships every page, screenshot and file its Markdown links to (relative links resolve inside the package)', async () => {
+    const { stdout } = await ok('tar', ['-tzf', tarball], tmp);
+    const files = new Set(stdout.split('\n').map((path) => path.replace(/^package\//, '')));
+    const pages = [...files].filter((path) => path.endsWith('.md'));
+    expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/mock.md', 'docs/msw.md']));
+    const broken: string[] = [];
+    let links = 0;
+    for (const page of pages) {
+      const text = await readFile(join(installed(consumer), page), 'utf8');
+      for (const [, target = ''] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const path = target.split('#')[0] ?? '';
+        if (path === '' || /^[a-z]+:/i.test(path)) continue; // an anchor on the page, or a URL
+        links++;
+        const resolved = posix.normalize(posix.join(posix.dirname(page), path));
+        if (!files.has(resolved)) broken.push(`${page}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(links).toBeGreaterThan(20);
+  });
+
+  // test/ecosystem/spectral.test.ts lints every bundle, JSON and YAML, with the same file in the repo.
+  it('ships the .spectral.yaml docs/ecosystem.md tells users to pass: the documented spectral lint with it finds nothing', async () => {
+    const spectral = join(ROOT, 'node_modules', '.bin', 'spectral');
+    const packaged = join('node_modules', PACKAGE);
+    const bundle = `${packaged}/generated/openapi/${VERSIONS[0]}.json`;
+    const args = ['lint', bundle, '--ruleset', `${packaged}/.spectral.yaml`, '--format', 'json', '--quiet'];
+    const result = await run(spectral, args, consumer);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout || '[]')).toEqual([]);
+    expect(result.code).toBe(0);
+  }, 60_000);
+});
+
 describe('a downstream project', () => {
   it('resolves every export at run time', async () => {
     await writeFile(
@@ -234,27 +377,20 @@ console.log(JSON.stringify(out));
   });
 });
 
-describe('TypeScript 5.9 and 7 on the tarball', () => {
-  /**
-   * A consumer of the client, the types and a bundle; a strict reader of the structural fields;
-   * typed MSW overrides; every sample of README.md and docs/*.md (their only NodeNext check:
-   * test/docs-samples checks them under the bundler setting). Library files are checked too
-   * (no skipLibCheck; TypeScript's own lib files excepted): the package's own declarations must
-   * compile under each TypeScript.
-   */
-  beforeAll(async () => {
-    await mkdir(join(consumer, 'strict', 'samples'), { recursive: true });
-    await Promise.all(
-      allSamples().map((sample, i) =>
-        writeFile(
-          join(consumer, 'strict', 'samples', `sample-${String(i).padStart(3, '0')}.ts`),
-          `// ${sample.file}:${sample.line}\n${sample.code}\nexport {};\n`,
-        ),
+/** Writes the project tsc checks (tsconfig.strict.json) into `dir`, an installed downstream project. */
+async function writeTypeCheckProject(dir: string): Promise<void> {
+  await mkdir(join(dir, 'strict', 'samples'), { recursive: true });
+  await Promise.all(
+    allSamples().map((sample, i) =>
+      writeFile(
+        join(dir, 'strict', 'samples', `sample-${String(i).padStart(3, '0')}.ts`),
+        `// ${sample.file}:${sample.line}\n${sample.code}\nexport {};\n`,
       ),
-    );
-    await writeFile(
-      join(consumer, 'consumer.ts'),
-      `import { AdminApiError, createAdminClient, unwrap, VERSIONS, type ApiVersion } from '${PACKAGE}';
+    ),
+  );
+  await writeFile(
+    join(dir, 'consumer.ts'),
+    `import { AdminApiError, createAdminClient, unwrap, VERSIONS, type ApiVersion } from '${PACKAGE}';
 import type { paths, Store } from '${PACKAGE}/types/2024-04-01';
 import type { paths as OldPaths } from '${PACKAGE}/types/2023-02-10';
 import bundle from '${PACKAGE}/openapi/2024-04-01.json' with { type: 'json' };
@@ -263,17 +399,17 @@ type StoreList = paths['/store/']['get']['responses'][200]['content']['applicati
 const client = createAdminClient({ baseUrl: 'http://127.0.0.1:4010', token: 'token' });
 
 export async function storeNames(): Promise<(string | null)[]> {
-  const stores: Store[] = unwrap(await client.GET('/store/'));
-  const list: StoreList = stores;
-  return list.map((store) => store.name);
+const stores: Store[] = unwrap(await client.GET('/store/'));
+const list: StoreList = stores;
+return list.map((store) => store.name);
 }
 export async function failedStatus(): Promise<number | undefined> {
-  try {
-    unwrap(await client.withVersion('2023-02-10').GET('/subscriptions/'));
-  } catch (error) {
-    if (error instanceof AdminApiError) return error.status;
-  }
-  return undefined;
+try {
+  unwrap(await client.withVersion('2023-02-10').GET('/subscriptions/'));
+} catch (error) {
+  if (error instanceof AdminApiError) return error.status;
+}
+return undefined;
 }
 export const versions: readonly ApiVersion[] = VERSIONS;
 export const title: string = bundle.info.title;
@@ -284,64 +420,74 @@ void client.GET('/no-such-path/');
 // @ts-expect-error: a store's name is a string (or null)
 export const wrong: Store['name'] = 42;
 `,
-    );
-    await writeFile(
-      join(consumer, 'strict', 'structural.ts'),
-      `import { createAdminClient, unwrap } from '${PACKAGE}';
+  );
+  await writeFile(
+    join(dir, 'strict', 'structural.ts'),
+    `import { createAdminClient, unwrap } from '${PACKAGE}';
 import type { SubscriptionPage, Ticket } from '${PACKAGE}/types/2024-04-01';
 
 const client = createAdminClient({ baseUrl: 'http://127.0.0.1:4010', token: 'token' });
 // The structural fields read with no ?. and no ??: a page's results, a record's id.
 export async function ids(): Promise<number[]> {
-  const page: SubscriptionPage = unwrap(await client.GET('/subscriptions/'));
-  const out: number[] = [];
-  for (const subscription of page.results) out.push(subscription.id);
-  return out;
+const page: SubscriptionPage = unwrap(await client.GET('/subscriptions/'));
+const out: number[] = [];
+for (const subscription of page.results) out.push(subscription.id);
+return out;
 }
 export const ticketId = (ticket: Ticket): number => ticket.id;
 // @ts-expect-error: every other field keeps the nullability policy
 export const subject = (ticket: Ticket): string => ticket.subject;
 `,
-    );
-    await writeFile(
-      join(consumer, 'strict', 'overrides.ts'),
-      `import { override } from '${PACKAGE}/msw';
+  );
+  await writeFile(
+    join(dir, 'strict', 'overrides.ts'),
+    `import { override } from '${PACKAGE}/msw';
 import type { Ticket } from '${PACKAGE}/types/unstable';
 
 declare const ticket: Ticket;
 export const handlers = [
-  override('get', '/tickets/{id}/', ({ params }) => ({ ...ticket, id: params.id })),
-  override('patch', '/tickets/{id}/', ({ body }) => ({ ...ticket, subject: body.subject ?? ticket.subject })),
-  // @ts-expect-error: a ticket's status is one of its states
-  override('get', '/tickets/{id}/', () => ({ ...ticket, status: 'archived' })),
-  // @ts-expect-error: /store/ has no PATCH
-  override('patch', '/store/', () => []),
+override('get', '/tickets/{id}/', ({ params }) => ({ ...ticket, id: params.id })),
+override('patch', '/tickets/{id}/', ({ body }) => ({ ...ticket, subject: body.subject ?? ticket.subject })),
+// @ts-expect-error: a ticket's status is one of its states
+override('get', '/tickets/{id}/', () => ({ ...ticket, status: 'archived' })),
+// @ts-expect-error: /store/ has no PATCH
+override('patch', '/store/', () => []),
 ];
 `,
-    );
-    await writeFile(
-      join(consumer, 'tsconfig.strict.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-          types: ['node'],
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          exactOptionalPropertyTypes: true,
-          noEmit: true,
-          skipLibCheck: false,
-          // TypeScript's own lib.*.d.ts need no check (about 2 s of CPU per run); every other
-          // declaration file, the package's first, is still checked.
-          skipDefaultLibCheck: true,
-          resolveJsonModule: true,
-        },
-        include: ['consumer.ts', 'strict/**/*.ts'],
-      }),
-    );
-  });
+  );
+  await writeFile(
+    join(dir, 'tsconfig.strict.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+        types: ['node'],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        noEmit: true,
+        skipLibCheck: false,
+        // TypeScript's own lib.*.d.ts need no check (about 2 s of CPU per run); every other
+        // declaration file, the package's first, is still checked.
+        skipDefaultLibCheck: true,
+        resolveJsonModule: true,
+      },
+      include: ['consumer.ts', 'strict/**/*.ts'],
+    }),
+  );
+}
+
+describe('TypeScript 5.9 and 7 on the tarball', () => {
+  /**
+   * A consumer of the client, the types and a bundle; a strict reader of the structural fields;
+   * typed MSW overrides; every sample of README.md and docs/*.md (their only NodeNext check:
+   * test/docs-samples checks them under the bundler setting). Library files are checked too
+   * (no skipLibCheck; TypeScript's own lib files excepted): the package's own declarations must
+   * compile under each TypeScript.
+   */
+  beforeAll(() => Promise.all([writeTypeCheckProject(consumer), writeTypeCheckProject(today)]));
 
   /**
    * tsc's output with each sample named by its Markdown file and line, as test/docs-samples names
@@ -371,6 +517,24 @@ export const handlers = [
     },
     180_000,
   );
+
+  it('TypeScript 5.9 (on Node 22) and 7 (on Node 24) type-check the same project against msw 3 and @types/node 24', async () => {
+    // TypeScript 7 (native, seconds) checks every declaration file, the package's against msw 3 first;
+    // 5.9 checks the code with --skipLibCheck, sparing the ~10 s of CPU the same declarations cost it.
+    const checks = [
+      [22, join(today, 'node_modules', 'typescript', 'bin', 'tsc'), ['--skipLibCheck']],
+      [24, join(ts7, 'node_modules', 'typescript', 'bin', 'tsc'), []],
+    ] as const;
+    const results = await Promise.all(
+      checks.map(([major, tsc, flags]) =>
+        run(node[major].binary, [tsc, '-p', 'tsconfig.strict.json', ...flags], today),
+      ),
+    );
+    for (const result of results) {
+      expect(namingSamples(result.stdout + result.stderr)).toBe('');
+      expect(result.code).toBe(0);
+    }
+  }, 180_000);
 });
 
 describe(`the ${BIN} bin`, () => {
@@ -423,62 +587,25 @@ describe(`the ${BIN} bin`, () => {
   });
 
   it('mock serves the packaged bundles on $PORT, answers the packaged client, and stops on SIGTERM', async () => {
-    const port = await freePort();
-    const child = spawn(binOf(consumer), ['mock', '--quiet'], {
-      cwd: consumer,
-      env: cleanEnv({ PORT: String(port) }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    mockProcess = child;
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const mock = await startBinMock(consumer);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`mock did not start in 30 s:\n${output}`)), 30_000);
-        const check = () => {
-          const match = /listening on (http:\/\/\S+)/.exec(output);
-          if (match?.[1]) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        };
-        child.stdout.on('data', check);
-        void exited.then((code) => reject(new Error(`mock exited ${code}:\n${output}`)));
-      });
-      expect(url).toBe(`http://127.0.0.1:${port}`);
-
-      await writeFile(
-        join(consumer, 'request.mjs'),
-        `import { createAdminClient } from '${PACKAGE}';
-const client = createAdminClient({ baseUrl: process.argv[2], token: 'test-token' });
-const { data, response } = await client.GET('/store/');
-console.log(JSON.stringify({ status: response.status, version: response.headers.get('x-service-api-version'), data }));
-`,
-      );
-      const { stdout } = await ok(process.execPath, ['request.mjs', url], consumer);
+      expect(mock.url).toBe(`http://127.0.0.1:${mock.port}`);
+      await writeFile(join(consumer, 'request.mjs'), REQUEST);
+      const { stdout } = await ok(process.execPath, ['request.mjs', mock.url], consumer);
       const answer = JSON.parse(stdout);
       expect(answer.status).toBe(200);
       expect(answer.version).toBe(versionOf('get', '/store/'));
       expect(Array.isArray(answer.data) && typeof answer.data[0]?.name).toBe('string');
-      expect(output).toContain(`versions: ${VERSIONS.join(', ')}`);
+      expect(mock.output()).toContain(`versions: ${VERSIONS.join(', ')}`);
       // The reference, prebuilt into the tarball (the renderer is a devDependency), with try-it on this origin.
-      const docs = await fetch(`${url}/docs/`);
+      const docs = await fetch(`${mock.url}/docs/`);
       expect(docs.status).toBe(200);
       expect(await docs.text()).toContain('<elements-api');
-      expect(await (await fetch(`${url}/docs/assets/config.js`)).text()).toContain('"defaultBaseUrl":null');
+      expect(await (await fetch(`${mock.url}/docs/assets/config.js`)).text()).toContain('"defaultBaseUrl":null');
     } finally {
-      child.kill('SIGTERM');
+      expect(await mock.stop(), 'exit status after SIGTERM').toBe(0);
     }
-    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    expect(await exited, 'exit status after SIGTERM').toBe(0);
-    clearTimeout(killer);
-    await expect(fetch(`http://127.0.0.1:${port}/store/`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${mock.port}/store/`)).rejects.toThrow();
   }, 60_000);
 
   it('works without the optional peers until a command needs one, then prints an install hint', async () => {
@@ -492,23 +619,66 @@ console.log(JSON.stringify({ status: response.status, version: response.headers.
     expect(mock.code).toBe(EXIT.internal);
     expect(mock.stderr).toContain('"mock --static" needs @stoplight/prism-http');
     expect(mock.stderr).toContain(
-      `npm install --save-dev @stoplight/prism-http@${manifest.peerDependencies['@stoplight/prism-http']}`,
+      `npm install --save-dev "@stoplight/prism-http@${manifest.peerDependencies['@stoplight/prism-http']}"`,
     );
 
     const types = await run(binOf(bare), ['types', '--version', '2024-04-01', '--out', 'z.ts'], bare);
     expect(types.code).toBe(EXIT.internal);
     expect(types.stderr).toContain('"types" needs openapi-typescript');
     expect(types.stderr).toContain(
-      `npm install --save-dev openapi-typescript@${manifest.peerDependencies['openapi-typescript']}`,
+      `npm install --save-dev "openapi-typescript@${manifest.peerDependencies['openapi-typescript']}"`,
     );
     expect(existsSync(join(bare, 'z.ts'))).toBe(false);
 
     const fuzz = await run(binOf(bare), ['fuzz', '--base-url', 'http://127.0.0.1:1', '--token', 't'], bare);
     expect(fuzz.code).toBe(EXIT.internal);
     expect(fuzz.stderr).toContain('"fuzz" needs fast-check');
-    expect(fuzz.stderr).toContain(`npm install --save-dev fast-check@${manifest.peerDependencies['fast-check']}`);
+    expect(fuzz.stderr).toContain(`npm install --save-dev "fast-check@${manifest.peerDependencies['fast-check']}"`);
   });
 });
+
+/**
+ * A downstream script on msw/node (check.mjs, CHECK_MSW written by the caller): the mock's handlers, no process spawned, through the
+ * packaged client: pages, a write, both versions, the hard cases. Run in `project` by `nodeBinary`
+ * (the repo's Node 20 by default); returns what it printed, with the msw version the project has.
+ */
+async function checkMsw(project: string, nodeBinary = process.execPath) {
+  const { stdout } = await ok(nodeBinary, ['check.mjs'], project);
+  const msw = JSON.parse(await readFile(join(project, 'node_modules', 'msw', 'package.json'), 'utf8')).version;
+  return { ...JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}'), msw };
+}
+const CHECK_MSW = `import { setupServer } from 'msw/node';
+import { createAdminClient, paginate } from '${PACKAGE}';
+import { createHandlers } from '${PACKAGE}/msw';
+const baseUrl = 'http://downstream.test/api';
+const server = setupServer(...createHandlers({ baseUrl }));
+// msw 3 renamed msw 2's onUnhandledRequest; each ignores the other's.
+server.listen({ onUnhandledRequest: 'error', onUnhandledFrame: 'error' });
+const client = createAdminClient({ baseUrl, token: 'downstream', retry: false });
+const ids = [];
+for await (const s of paginate(client, '/subscriptions/')) ids.push(s.id);
+await client.PATCH('/tickets/{id}/', { params: { path: { id: 7 } }, body: { subject: 'downstream' } });
+const ticket = await client.GET('/tickets/{id}/', { params: { path: { id: 7 } } });
+const old = await client.withVersion('2023-02-10').GET('/subscriptions/');
+const limited = await client.GET('/store/', { headers: { Prefer: 'fail=429' } });
+const scoped = createAdminClient({ baseUrl, token: 'scopes:store:read', retry: false });
+const denied = await scoped.GET('/tickets/{id}/', { params: { path: { id: 1 } } });
+server.close();
+console.log(JSON.stringify({ node: process.version, ids: ids.length, distinct: new Set(ids).size, subject: ticket.data.subject,
+  oldProduct: Boolean(old.data.results[0].lines[0].product), limited: limited.response.status,
+  denied: denied.response.status }));
+`;
+
+function expectFullMock(result: Record<string, unknown> & { ids: number }): void {
+  expect(result.ids).toBeGreaterThanOrEqual(30);
+  expect(result).toMatchObject({
+    distinct: result.ids,
+    subject: 'downstream',
+    oldProduct: true,
+    limited: 429,
+    denied: 403,
+  });
+}
 
 describe('a downstream project with only the tarball and msw', () => {
   let project = '';
@@ -564,39 +734,8 @@ createHandlers({ baseUrl: 'http://x.test', data: { tickets: [{ ...ticket, priori
   }, 120_000);
 
   it('gets the full mock under msw/node, no process spawned: pages, a write, both versions, the hard cases', async () => {
-    await writeFile(
-      join(project, 'check.mjs'),
-      `import { setupServer } from 'msw/node';
-import { createAdminClient, paginate } from '${PACKAGE}';
-import { createHandlers } from '${PACKAGE}/msw';
-const baseUrl = 'http://downstream.test/api';
-const server = setupServer(...createHandlers({ baseUrl }));
-server.listen({ onUnhandledRequest: 'error' });
-const client = createAdminClient({ baseUrl, token: 'downstream', retry: false });
-const ids = [];
-for await (const s of paginate(client, '/subscriptions/')) ids.push(s.id);
-await client.PATCH('/tickets/{id}/', { params: { path: { id: 7 } }, body: { subject: 'downstream' } });
-const ticket = await client.GET('/tickets/{id}/', { params: { path: { id: 7 } } });
-const old = await client.withVersion('2023-02-10').GET('/subscriptions/');
-const limited = await client.GET('/store/', { headers: { Prefer: 'fail=429' } });
-const scoped = createAdminClient({ baseUrl, token: 'scopes:store:read', retry: false });
-const denied = await scoped.GET('/tickets/{id}/', { params: { path: { id: 1 } } });
-server.close();
-console.log(JSON.stringify({ ids: ids.length, distinct: new Set(ids).size, subject: ticket.data.subject,
-  oldProduct: Boolean(old.data.results[0].lines[0].product), limited: limited.response.status,
-  denied: denied.response.status }));
-`,
-    );
-    const { stdout } = await ok(process.execPath, ['check.mjs'], project);
-    const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
-    expect(result.ids).toBeGreaterThanOrEqual(30);
-    expect(result).toMatchObject({
-      distinct: result.ids,
-      subject: 'downstream',
-      oldProduct: true,
-      limited: 429,
-      denied: 403,
-    });
+    await writeFile(join(project, 'check.mjs'), CHECK_MSW);
+    expectFullMock(await checkMsw(project));
   }, 60_000);
 
   it("serves a page built from the tarball through msw's service worker in Chromium", async () => {
@@ -676,4 +815,99 @@ document.getElementById('result').textContent = JSON.stringify({ ids: ids.length
     expect(inputs.filter((file) => file.includes('@stoplight') || file.startsWith('node:'))).toEqual([]);
     expect(inputs.some((file) => file.endsWith('generated/openapi/2024-04-01.json'))).toBe(true);
   }, 60_000);
+});
+
+describe(`Node 22 and 24, with the releases npm installs today (${TODAY.join(', ')})`, () => {
+  const versionOfPackage = async (project: string, name: string): Promise<string> =>
+    JSON.parse(await readFile(join(project, 'node_modules', name, 'package.json'), 'utf8')).version;
+
+  it('installs beside msw 3, orval 8 and the newest peers, with no --legacy-peer-deps (npm on Node 24)', async () => {
+    expect(todayInstall.code, todayInstall.stdout + todayInstall.stderr).toBe(0);
+    expect(await versionOfPackage(today, 'msw')).toBe('3.0.5');
+    expect(await versionOfPackage(today, '@stoplight/prism-http')).toBe('5.16.0');
+  });
+
+  it('runs the bin and the packaged client on each: mock on $PORT answers a request, then stops on SIGTERM', async () => {
+    await writeFile(join(today, 'request.mjs'), REQUEST);
+    await Promise.all(
+      NODES.map(async (major) => {
+        const mock = await startBinMock(today, [], { PATH: node[major].PATH });
+        try {
+          // The bin's `#!/usr/bin/env node` found this Node first on PATH.
+          expect(await realpath(`/proc/${mock.pid}/exe`)).toBe(await realpath(node[major].binary));
+          const { stdout } = await ok(node[major].binary, ['request.mjs', mock.url], today);
+          expect(JSON.parse(stdout)).toMatchObject({
+            node: `v${NEWER_NODES[major]}`,
+            status: 200,
+            version: versionOf('get', '/store/'),
+          });
+        } finally {
+          expect(await mock.stop(), `Node ${major}: exit status after SIGTERM`).toBe(0);
+        }
+      }),
+    );
+  }, 60_000);
+
+  it('serves the full mock under msw/node on each, with msw 2.15 and msw 3', async () => {
+    await Promise.all([withMsw, today].map((project) => writeFile(join(project, 'check.mjs'), CHECK_MSW)));
+    const runs = await Promise.all(
+      NODES.flatMap((major) => [withMsw, today].map((project) => checkMsw(project, node[major].binary))),
+    );
+    for (const result of runs) expectFullMock(result);
+    expect(runs.map(({ node, msw }) => `${node} msw ${msw}`)).toEqual(
+      NODES.flatMap((major) => [
+        `v${NEWER_NODES[major]} msw ${manifest.devDependencies.msw}`,
+        `v${NEWER_NODES[major]} msw 3.0.5`,
+      ]),
+    );
+  }, 90_000);
+
+  it('runs the commands of the newest peers on Node 24: mock --static (prism-http 5.16), fuzz (fast-check)', async () => {
+    const env = { PATH: node[24].PATH };
+    const [fuzz, mock] = await Promise.all([
+      run(binOf(today), ['fuzz', '--base-url', 'http://127.0.0.1:1', '--token', 't'], today, env),
+      startBinMock(today, ['--static'], env),
+    ]);
+    try {
+      const answer = await fetch(`${mock.url}/store/`, { headers: { Authorization: 'Bearer static' } });
+      expect(answer.status).toBe(200);
+      expect(Array.isArray(await answer.json())).toBe(true);
+    } finally {
+      expect(await mock.stop(), 'exit status after SIGTERM').toBe(0);
+    }
+    expect(fuzz.code).toBe(EXIT.internal);
+    expect(fuzz.stderr.trim()).toMatch(
+      /^store-admin-contract: Fuzz run failed: cannot reach http:\/\/127\.0\.0\.1:1: /,
+    );
+  }, 90_000);
+
+  it('generates with orval 8 on each from the packaged bundles, with the options of docs/ecosystem.md: no error, no warning, and the output type-checks', async () => {
+    // test/ecosystem/generate.ts holds the documented calls; copied here, its `orval` is orval 8.
+    await copyFile(join(ROOT, 'test', 'ecosystem', 'generate.ts'), join(today, 'generate.ts'));
+    const bundles = join(installed(today), 'generated', 'openapi');
+    const reports = await Promise.all(
+      NODES.map(async (major) => {
+        const args = ['generate.ts', 'orval', bundles, `out-${major}`, VERSIONS.join(','), 'http://127.0.0.1:4010'];
+        const { stdout } = await ok(node[major].binary, args, today);
+        return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, ToolReport>;
+      }),
+    );
+    expect(await versionOfPackage(today, 'orval')).toMatch(/^8\./);
+    for (const [i, report] of reports.entries()) {
+      for (const version of VERSIONS) {
+        expect(report[version], `Node ${NODES[i]}, ${version}`).toBeDefined();
+        expect(problemsOf(report[version]), `Node ${NODES[i]}, ${version}`).toEqual([]);
+      }
+    }
+    const tsconfig = { compilerOptions: GENERATED_CODE_OPTIONS, include: ['out-24/**/*.ts'] };
+    await writeFile(join(today, 'tsconfig.orval.json'), JSON.stringify(tsconfig));
+    // TypeScript 7, the one `npm i typescript` gives beside orval 8 (native: seconds, where 5.9 takes ~15).
+    const tsc = join(ts7, 'node_modules', 'typescript', 'bin', 'tsc');
+    const check = await run(node[24].binary, [tsc, '-p', 'tsconfig.orval.json'], today);
+    expect(check.stdout + check.stderr).toBe('');
+    expect(check.code).toBe(0);
+    // One file per version, its MSW mocks inline, as orval 7 writes it.
+    expect(await readdir(join(today, 'out-24', 'orval', '2024-04-01'))).toEqual(['client.ts']);
+    expect(await readFile(join(today, 'out-24', 'orval', '2024-04-01', 'client.ts'), 'utf8')).toContain('MockHandler');
+  }, 120_000);
 });

@@ -32,8 +32,8 @@ export interface RecordSchema {
 
 /**
  * A reference from a record of this collection to records of `to` (by their key): `keys` reads the
- * keys a record names. Navigable both ways: the engine's store finds the records naming a key
- * (./relations.ts), and the invariants check both directions.
+ * keys a record names. Made whole both ways when the store is seeded (./links.ts), read for a free
+ * key (./index.ts), and checked in both directions by the invariants (../invariants.ts).
  */
 export interface RelationDecl {
   /** Name of the relation, e.g. `order` (a transaction's order). */
