@@ -23,7 +23,7 @@ export type GetDecl = GetOperation & { collection: string };
 export type WriteDecl = WriteOperation & { collection: string };
 export type OperationDecl = ListDecl | GetDecl | WriteDecl;
 
-/** Every operation of the model by operationId (one collection declares each: ../model/index.ts). */
+/** Every operation of the model by operationId (one collection declares each: ./model/index.ts). */
 export const OPERATION_DECLS: Readonly<Record<string, OperationDecl>> = Object.fromEntries(
   MODEL.flatMap((collection) =>
     Object.entries(collection.operations).map(([operationId, operation]) => [
