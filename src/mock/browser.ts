@@ -30,13 +30,14 @@ export {
   FixtureError,
   type MockFixtures,
 } from './model/fixtures.ts';
+export { ASSIGNMENT_STATUS } from './model/fulfillment-orders.ts';
 export { type Rec, type StoreData, seedStore as generateStore } from './model/index.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
 export type { Entry as StateEntry } from './persistence/entries.ts';
 export { type MockPreferences, parsePrefer } from './prefer.ts';
 export { internalError, PROBLEMS, type ProblemKind } from './problems.ts';
 export { badPrefer, malformedUrl, type Refusal, routeRefusal, summarize, unauthorized } from './refusals.ts';
-export { ASSIGNMENT_STATUS, OPERATION_DECLS } from './resources.ts';
+export { OPERATION_DECLS } from './resources.ts';
 export { createRouter, type RouteEntry, type RouteResult, type Router, templateToRegExp } from './router.ts';
 export {
   FAILURES,

@@ -5,8 +5,8 @@
  * mode's and the proxy's, which sends these CORS headers too (src/static, src/proxy).
  */
 import { VERSION_HEADER } from '../contract/index.ts';
+import { UNKNOWN_QUERY_HEADER } from './admin/request-log.ts';
 import { IGNORED_FILTERS_HEADER } from './stages/store.ts';
-import { UNKNOWN_QUERY_HEADER } from './stages/validation.ts';
 
 /**
  * Access-Control-Expose-Headers of every answer of the mock, `--static` and the proxy. A header the

@@ -36,10 +36,10 @@ import { targetsOf } from './targets.ts';
 import { stateApi } from './tokens/api.ts';
 import { type Persistence, type SnapshotInfo, TokenStore } from './tokens/store.ts';
 
+export { UNKNOWN_QUERY_HEADER } from './admin/request-log.ts';
 export type { RawRequest, RawResponse } from './stages/context.ts';
 export { RESET_PATH } from './stages/route.ts';
 export { IGNORED_FILTERS_HEADER } from './stages/store.ts';
-export { UNKNOWN_QUERY_HEADER } from './stages/validation.ts';
 export { MAX_BODY_BYTES };
 export const DEFAULT_SEED = 'store-admin';
 export const DEFAULT_PAGE_SIZE = 10;

@@ -3,8 +3,13 @@
  * {@link REQUEST_LOG_SIZE} entries (the oldest is overwritten), request and response bodies cut at
  * {@link BODY_LIMIT} characters, so the log's memory is bounded whatever the traffic.
  */
-import { UNKNOWN_QUERY_HEADER } from '../stages/validation.ts';
 import { shortHash } from '../tokens/hash.ts';
+
+/**
+ * The answer's header naming the query parameters the operation does not declare, comma-separated
+ * (set by ../stages/validation.ts; defined here, where it is read, so the log imports no stage).
+ */
+export const UNKNOWN_QUERY_HEADER = 'X-Mock-Unknown-Query';
 
 export const REQUEST_LOG_SIZE = 500;
 /** Characters of a request or response body kept in the log. */

@@ -6,6 +6,7 @@
  * operation does not declare (a misspelled filter) is ignored, as a real API would, but named in
  * {@link UNKNOWN_QUERY_HEADER} on the answer; with `strictQuery` it is refused (400 naming it).
  */
+import { UNKNOWN_QUERY_HEADER } from '../admin/request-log.ts';
 import { decodeCursor } from '../pagination.ts';
 import { fieldRefusal, refusal } from '../problems.ts';
 import { summarize } from '../refusals.ts';
@@ -19,9 +20,6 @@ function decodePath(text: string): string {
     return text;
   }
 }
-
-/** The answer's header naming the query parameters the operation does not declare, comma-separated. */
-export const UNKNOWN_QUERY_HEADER = 'X-Mock-Unknown-Query';
 
 /** The query's parameter names the operation does not declare, each once, in the order sent. */
 function unknownParams(context: RequestContext): string[] {

@@ -1,7 +1,6 @@
 /** What the writes (./*.ts) share: a refusal naming a field, copying declared body fields. */
-import type { Rec } from '../model/index.ts';
+import type { Rec, WriteRefusal } from '../model/types.ts';
 import { fieldRefusal } from '../problems.ts';
-import type { WriteRefusal } from '../resources.ts';
 
 /** A deep copy of a JSON value (a primitive is its own copy: no structuredClone call per string field). */
 export const clone = <T>(value: T): T => (value !== null && typeof value === 'object' ? structuredClone(value) : value);
