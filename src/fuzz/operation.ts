@@ -4,14 +4,8 @@
  * node), and the arbitrary of its valid requests.
  */
 import fc from 'fast-check';
-import {
-  type ApiVersion,
-  type Bundle,
-  type BundleOperation,
-  type Json,
-  parameterExample,
-  VERSION_HEADER,
-} from '../contract/index.ts';
+import { type ApiVersion, type Bundle, type BundleOperation, type Json, VERSION_HEADER } from '../contract/index.ts';
+import { type ExampleLookup, exampleLookup, pathExamples } from './examples.ts';
 import type { FuzzRequest } from './request.ts';
 import { type At, at, child, escapePointer, typesOf } from './schema.ts';
 import { valuesOf } from './values.ts';
@@ -21,7 +15,7 @@ export interface Param {
   required: boolean;
   /** The parameter's schema. */
   schema: At;
-  /** Values to try first (path parameters): `--param`, the contract's example, small ids. */
+  /** Values to try first (path parameters): `--param`, the contract's examples, small ids. */
   preferred: string[];
 }
 
@@ -32,10 +26,15 @@ export interface OperationModel {
   pathParams: Param[];
   queryParams: Param[];
   body?: { schema: At; required: boolean };
+  /** The contract's example values of the body's fields (./examples.ts). */
+  examples: ExampleLookup;
   write: boolean;
 }
 
 const READ_METHODS = new Set(['get', 'head', 'options']);
+
+/** A parameter value as text: booleans and numbers as JSON writes them. */
+const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** The raw parameters of an operation with their pointers (the operation's own win over the path's). */
 function parametersOf(document: Json, operation: BundleOperation): At[] {
@@ -63,7 +62,7 @@ export function modelOf(bundle: Bundle, operation: BundleOperation, params: Reco
       name,
       required: parameter.node.required === true,
       schema,
-      preferred: [...new Set([...given, parameterExample(parameter.node, document), ...small])],
+      preferred: [...new Set([...given, ...pathExamples(document, parameter.node).map(text), ...small])],
     };
   };
   const parameters = parametersOf(document, operation);
@@ -82,12 +81,10 @@ export function modelOf(bundle: Bundle, operation: BundleOperation, params: Reco
         required: requestBody.node.required === true,
       },
     }),
+    examples: exampleLookup(document, requestBody.node),
     write: !READ_METHODS.has(operation.method),
   };
 }
-
-/** A query value as text: booleans and numbers as JSON writes them. */
-const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Path values: mostly the preferred ones (records likely to exist), sometimes any valid value. */
 function pathValue(model: OperationModel, param: Param): fc.Arbitrary<string> {
@@ -119,13 +116,14 @@ export function validRequests(model: OperationModel, force?: string[], minimal =
   const params = minimal ? model.queryParams.filter((p) => p.required) : model.queryParams;
   const query = fc.tuple(...params.map((p) => queryPairs(model, p))).map((pairs) => pairs.flat());
   const { body: declared, document } = model;
+  const where = { examples: model.examples, pointer: '' };
   const body: fc.Arbitrary<unknown> = !declared
     ? fc.constant(undefined)
     : declared.required || force
-      ? valuesOf(document, declared.schema.node, force ?? [], 0, minimal)
+      ? valuesOf(document, declared.schema.node, force ?? [], 0, minimal, where)
       : minimal
         ? fc.constant(undefined)
-        : fc.option(valuesOf(document, declared.schema.node), { nil: undefined });
+        : fc.option(valuesOf(document, declared.schema.node, [], 0, false, where), { nil: undefined });
   return fc.record({ path, query, body }).map(({ path, query, body }) => ({
     method: model.operation.method,
     template: model.operation.path,

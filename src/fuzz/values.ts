@@ -8,9 +8,20 @@
  */
 import fc from 'fast-check';
 import { deref, type Json } from '../contract/index.ts';
-import { merged, typesOf } from './schema.ts';
+import { type ExampleLookup, fits } from './examples.ts';
+import { escapePointer, merged, typesOf } from './schema.ts';
 
 type Arb = fc.Arbitrary<unknown>;
+
+/** Where a body value is (its pointer and field name), to draw from the contract's examples there. */
+export interface Where {
+  examples: ExampleLookup;
+  pointer: string;
+  name?: string;
+}
+
+/** Share of the draws of a scalar body field that come from the contract's examples (when it has any). */
+export const EXAMPLE_SHARE = 0.5;
 const INT32 = 2 ** 31;
 /** Deepest nesting drawn; below it a schema that allows anything gets a scalar. */
 const MAX_DEPTH = 5;
@@ -72,34 +83,64 @@ function numberOf(schema: Json, integer: boolean): Arb {
     .filter((n) => exclusiveMax === undefined || n < exclusiveMax);
 }
 
-function arrayOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean): Arb {
+function arrayOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean, where?: Where): Arb {
   const items = schema.items ?? {};
   const minLength = schema.minItems ?? 0;
   const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
-  const item = valuesOf(document, items, [], depth + 1, minimal);
+  // Items keep the array's name (`tags` → each tag); their pointer is the array's with `*`.
+  const at = where && { ...where, pointer: `${where.pointer}/*` };
+  const item = valuesOf(document, items, [], depth + 1, minimal, at);
   if (force[0] !== '0') return fc.array(item, { minLength, maxLength });
   // The forced path goes through the first item: one is always there.
-  const first = valuesOf(document, items, force.slice(1), depth + 1, minimal);
+  const first = valuesOf(document, items, force.slice(1), depth + 1, minimal, at);
   return fc
     .tuple(first, fc.array(item, { minLength: Math.max(0, minLength - 1), maxLength: Math.max(0, maxLength - 1) }))
     .map(([head, rest]) => [head, ...rest]);
 }
 
-function objectOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean): Arb {
+function objectOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean, where?: Where): Arb {
   const model: Record<string, Arb> = {};
   const required = new Set<string>([...(schema.required ?? []), ...(force[0] !== undefined ? [force[0]] : [])]);
   for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
     if (deref(document, property)?.readOnly === true) continue; // never sent in a request
     if (minimal && !required.has(name)) continue;
-    model[name] = valuesOf(document, property, force[0] === name ? force.slice(1) : [], depth + 1, minimal);
+    const at = where && { ...where, pointer: `${where.pointer}/${escapePointer(name)}`, name };
+    model[name] = valuesOf(document, property, force[0] === name ? force.slice(1) : [], depth + 1, minimal, at);
   }
   // A required property the schema does not describe: any value.
   for (const name of required) model[name] ??= anyJson(depth + 1);
   return fc.record(model, { requiredKeys: [...required] });
 }
 
-/** A valid value of `raw` (a schema or `$ref`), with the path `force` present (optional parts left out if `minimal`). */
-export function valuesOf(document: Json, raw: Json, force: string[] = [], depth = 0, minimal = false): Arb {
+/**
+ * The schema's own draws, or, for a share, the contract's example values that fit it there: a
+ * scalar's, or an open object's (no `properties`: only the example knows what a server needs).
+ */
+function withExamples(schema: Json, types: string[], own: Arb, where?: Where): Arb {
+  if (!where || types.includes('array') || (types.includes('object') && schema.properties)) return own;
+  // An object whose fields the schema does not describe: the example's own object at this pointer only.
+  const name = types.includes('object') ? undefined : where.name;
+  const examples = where.examples(where.pointer, name).filter((value) => fits(schema, value));
+  if (examples.length === 0) return own;
+  // Both stay arbitraries fast-check shrinks: an example towards the first one, a drawn value as before.
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...examples), weight: EXAMPLE_SHARE * 100 },
+    { arbitrary: own, weight: (1 - EXAMPLE_SHARE) * 100 },
+  );
+}
+
+/**
+ * A valid value of `raw` (a schema or `$ref`), with the path `force` present (optional parts left
+ * out if `minimal`); `where` (a body's values) also draws scalars from the contract's examples.
+ */
+export function valuesOf(
+  document: Json,
+  raw: Json,
+  force: string[] = [],
+  depth = 0,
+  minimal = false,
+  where?: Where,
+): Arb {
   const schema = merged(document, deref(document, raw) ?? {});
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
@@ -107,13 +148,15 @@ export function valuesOf(document: Json, raw: Json, force: string[] = [], depth 
   if (Array.isArray(variants)) {
     const { anyOf: _a, oneOf: _o, ...own } = schema;
     return fc.oneof(
-      ...variants.map((variant) => valuesOf(document, { ...own, ...deref(document, variant) }, force, depth, minimal)),
+      ...variants.map((variant) =>
+        valuesOf(document, { ...own, ...deref(document, variant) }, force, depth, minimal, where),
+      ),
     );
   }
   let types = typesOf(schema);
   if (force.length > 0) types = types.filter((t) => t === 'object' || t === 'array');
   if (types.length === 0) return force.length > 0 ? objectOf(document, {}, force, depth, minimal) : anyJson(depth);
-  return fc.oneof(
+  const drawn = fc.oneof(
     ...types.map((type): Arb => {
       switch (type) {
         case 'null':
@@ -127,10 +170,11 @@ export function valuesOf(document: Json, raw: Json, force: string[] = [], depth 
         case 'string':
           return stringOf(schema);
         case 'array':
-          return depth >= MAX_DEPTH ? fc.constant([]) : arrayOf(document, schema, force, depth, minimal);
+          return depth >= MAX_DEPTH ? fc.constant([]) : arrayOf(document, schema, force, depth, minimal, where);
         default:
-          return depth >= MAX_DEPTH ? fc.constant({}) : objectOf(document, schema, force, depth, minimal);
+          return depth >= MAX_DEPTH ? fc.constant({}) : objectOf(document, schema, force, depth, minimal, where);
       }
     }),
   );
+  return withExamples(schema, types, drawn, where);
 }

@@ -1,0 +1,119 @@
+/**
+ * The values the contract's examples use, so valid requests name records a server holds (a server
+ * loaded with the examples, as this package's mock is, accepts them), the way Schemathesis draws
+ * from examples. Collected generically, with no list of fields: by JSON pointer inside the
+ * operation's own request body examples (`/lines/*\/product_id`, array items as `*`), and by field
+ * name anywhere in the bundle's examples (media types', parameters', schemas' and
+ * `components/examples`). ./values.ts draws a scalar body field from these half the time.
+ */
+import { deref, exampleValues, type Json, parameterExamples } from '../contract/index.ts';
+import { escapePointer, typesOf } from './schema.ts';
+
+/** Example values of a body position: those at its pointer in the operation's examples, else of its field name. */
+export type ExampleLookup = (pointer: string, name: string | undefined) => unknown[];
+
+type Pool = Map<string, Set<unknown>>;
+
+const add = (pool: Pool, key: string, value: unknown) => {
+  const values = pool.get(key) ?? new Set();
+  pool.set(key, values.add(value));
+};
+
+/**
+ * Every scalar of an example value, keyed by its position as `child` names it (field name, or
+ * pointer); with `whole`, every object and array too (an open object's example is its only shape).
+ */
+function collect(
+  value: unknown,
+  key: string | undefined,
+  pool: Pool,
+  child: (key: string | undefined, name: string) => string,
+  whole = false,
+): void {
+  if (whole && key !== undefined && value !== null && typeof value === 'object') add(pool, key, value);
+  if (Array.isArray(value)) {
+    for (const item of value) collect(item, key === undefined ? undefined : child(key, '*'), pool, child, whole);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [name, item] of Object.entries(value)) collect(item, child(key, name), pool, child, whole);
+  } else if (key !== undefined) add(pool, key, value);
+}
+
+/** By name: an array's items keep the array's name; an object's fields get theirs. */
+const byName = (value: unknown, name: string | undefined, pool: Pool) =>
+  collect(value, name, pool, (parent, field) => (field === '*' ? (parent ?? field) : field));
+
+/** Walks the bundle: each `example`/`examples` keyword's data, named by its parameter or property. */
+function walk(document: Json, node: Json, name: string | undefined, pool: Pool): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const item of node) walk(document, item, undefined, pool);
+    return;
+  }
+  const own = typeof node.in === 'string' && typeof node.name === 'string' ? node.name : name;
+  for (const [key, value] of Object.entries<Json>(node)) {
+    if (key === 'example') byName(value, own, pool);
+    else if (key === 'examples') for (const data of exampleValues(document, value)) byName(data, own, pool);
+    else if (key === 'properties' && value && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [property, schema] of Object.entries<Json>(value)) walk(document, schema, property, pool);
+    } else walk(document, value, undefined, pool);
+  }
+}
+
+const bundlePools = new WeakMap<object, Pool>();
+
+/** The bundle's example values by field name (walked once per bundle). */
+function namesOf(document: Json): Pool {
+  let pool = bundlePools.get(document);
+  if (!pool) {
+    pool = new Map();
+    walk(document, document, undefined, pool);
+    bundlePools.set(document, pool);
+  }
+  return pool;
+}
+
+/** The lookup of an operation's body: its request body's JSON `example`/`examples` by pointer, the bundle's by name. */
+export function exampleLookup(document: Json, requestBody: Json): ExampleLookup {
+  const pointers: Pool = new Map();
+  const media = deref(document, requestBody)?.content?.['application/json'];
+  const data = [...(media && 'example' in media ? [media.example] : []), ...exampleValues(document, media?.examples)];
+  const child = (parent: string | undefined, field: string) => `${parent ?? ''}/${escapePointer(field)}`;
+  for (const value of data) collect(value, '', pointers, child, true);
+  const names = namesOf(document);
+  return (pointer, name) => [...(pointers.get(pointer) ?? (name === undefined ? undefined : names.get(name)) ?? [])];
+}
+
+/** The example values of a path parameter: its own (the contract's `parameterExamples`), else those of its name. */
+export function pathExamples(document: Json, parameter: Json): unknown[] {
+  const own = parameterExamples(parameter, document);
+  return own.length > 0 ? own : [...(namesOf(document).get(String(parameter.name)) ?? [])];
+}
+
+/** Does the example value fit the (merged) schema's type and bounds? Another field's value of the same name may not. */
+export function fits(schema: Json, value: unknown): boolean {
+  const types = typesOf(schema);
+  const integer = Number.isInteger(value) && types.includes('integer');
+  const type =
+    value === null
+      ? 'null'
+      : Array.isArray(value)
+        ? 'array'
+        : typeof value === 'number'
+          ? integer
+            ? 'integer'
+            : 'number'
+          : typeof value;
+  if (types.length > 0 && !types.includes(type)) return false;
+  if (typeof value === 'number') {
+    if (value < (schema.minimum ?? Number.NEGATIVE_INFINITY) || value > (schema.maximum ?? Number.POSITIVE_INFINITY)) {
+      return false;
+    }
+    if (value <= (schema.exclusiveMinimum ?? Number.NEGATIVE_INFINITY)) return false;
+    return value < (schema.exclusiveMaximum ?? Number.POSITIVE_INFINITY);
+  }
+  if (typeof value !== 'string') return true;
+  if (value.length < (schema.minLength ?? 0) || value.length > (schema.maxLength ?? Number.POSITIVE_INFINITY)) {
+    return false;
+  }
+  return typeof schema.pattern !== 'string' || new RegExp(schema.pattern, 'u').test(value);
+}
