@@ -4,7 +4,7 @@
  * from examples. Collected generically, with no list of fields: by JSON pointer inside the
  * operation's own request body examples (`/lines/*\/product_id`, array items as `*`), and by field
  * name anywhere in the bundle's examples (media types', parameters', schemas' and
- * `components/examples`). ./values.ts draws a scalar body field from these half the time.
+ * `components/examples`). ./operation.ts draws a share of the valid requests from these.
  */
 import { deref, exampleValues, type Json, parameterExamples } from '../contract/index.ts';
 import { escapePointer, typesOf } from './schema.ts';

@@ -17,6 +17,8 @@ export interface Param {
   schema: At;
   /** Values to try first (path parameters): `--param`, the contract's examples, small ids. */
   preferred: string[];
+  /** The values of a request drawn from examples (path parameters): `--param`, else the contract's examples. */
+  examples: string[];
 }
 
 export interface OperationModel {
@@ -58,11 +60,13 @@ export function modelOf(bundle: Bundle, operation: BundleOperation, params: Reco
     const schema = child(document, parameter, 'schema');
     const given = [params[`${operation.operationId}.${name}`], params[name]].filter((v): v is string => !!v);
     const small = typesOf(schema.node).includes('integer') ? ['1', '2', '3', '5', '8', '13', '21'] : [];
+    const examples = [...new Set([...given, ...pathExamples(document, parameter.node).map(text)])];
     return {
       name,
       required: parameter.node.required === true,
       schema,
-      preferred: [...new Set([...given, ...pathExamples(document, parameter.node).map(text), ...small])],
+      preferred: [...new Set([...examples, ...small])],
+      examples: examples.length > 0 ? examples : small,
     };
   };
   const parameters = parametersOf(document, operation);
@@ -105,18 +109,35 @@ function queryPairs(model: OperationModel, param: Param): fc.Arbitrary<[string, 
   return fc.option(value, { freq: 2, nil: undefined }).map((pairs) => pairs ?? []);
 }
 
+/** Share of the valid requests (and of the bases of invalid ones) drawn from the contract's examples. */
+export const EXAMPLE_SHARE = 0.5;
+
 /**
  * Valid requests of the operation (by its schemas): every path parameter, each query parameter
  * (optional ones left out half the time, so filters do not always narrow a list to nothing), and
  * the body. `force` is a body path that must be present (for a breaker of a nested field);
  * `minimal` leaves out every optional parameter and body field (the base of an invalid request).
+ * {@link EXAMPLE_SHARE} of them are drawn from the contract's examples (./examples.ts): every path
+ * parameter and body field the examples name takes one of their values, together, so the request
+ * names records a server loaded with the examples holds; the rest are drawn from the schemas alone.
  */
 export function validRequests(model: OperationModel, force?: string[], minimal = false): fc.Arbitrary<FuzzRequest> {
-  const path = fc.record(Object.fromEntries(model.pathParams.map((p) => [p.name, pathValue(model, p)])));
+  return fc.oneof(
+    { arbitrary: requestsOf(model, force, minimal, false), weight: (1 - EXAMPLE_SHARE) * 100 },
+    { arbitrary: requestsOf(model, force, minimal, true), weight: EXAMPLE_SHARE * 100 },
+  );
+}
+
+function requestsOf(model: OperationModel, force: string[] | undefined, minimal: boolean, fromExamples: boolean) {
+  const path = fc.record(
+    Object.fromEntries(
+      model.pathParams.map((p) => [p.name, fromExamples ? fc.constantFrom(...p.examples) : pathValue(model, p)]),
+    ),
+  );
   const params = minimal ? model.queryParams.filter((p) => p.required) : model.queryParams;
   const query = fc.tuple(...params.map((p) => queryPairs(model, p))).map((pairs) => pairs.flat());
   const { body: declared, document } = model;
-  const where = { examples: model.examples, pointer: '' };
+  const where = fromExamples ? { examples: model.examples, pointer: '' } : undefined;
   const body: fc.Arbitrary<unknown> = !declared
     ? fc.constant(undefined)
     : declared.required || force
@@ -124,13 +145,15 @@ export function validRequests(model: OperationModel, force?: string[], minimal =
       : minimal
         ? fc.constant(undefined)
         : fc.option(valuesOf(document, declared.schema.node, [], 0, false, where), { nil: undefined });
-  return fc.record({ path, query, body }).map(({ path, query, body }) => ({
-    method: model.operation.method,
-    template: model.operation.path,
-    path,
-    query,
-    version: model.version,
-    withToken: true,
-    ...(body !== undefined && { body }),
-  }));
+  return fc.record({ path, query, body }).map(
+    ({ path, query, body }): FuzzRequest => ({
+      method: model.operation.method,
+      template: model.operation.path,
+      path,
+      query,
+      version: model.version,
+      withToken: true,
+      ...(body !== undefined && { body }),
+    }),
+  );
 }

@@ -20,8 +20,6 @@ export interface Where {
   name?: string;
 }
 
-/** Share of the draws of a scalar body field that come from the contract's examples (when it has any). */
-export const EXAMPLE_SHARE = 0.5;
 const INT32 = 2 ** 31;
 /** Deepest nesting drawn; below it a schema that allows anything gets a scalar. */
 const MAX_DEPTH = 5;
@@ -113,25 +111,22 @@ function objectOf(document: Json, schema: Json, force: string[], depth: number, 
 }
 
 /**
- * The schema's own draws, or, for a share, the contract's example values that fit it there: a
+ * With `where`, the contract's example values that fit the schema there, when it has any: a
  * scalar's, or an open object's (no `properties`: only the example knows what a server needs).
+ * Else the schema's own draws.
  */
 function withExamples(schema: Json, types: string[], own: Arb, where?: Where): Arb {
   if (!where || types.includes('array') || (types.includes('object') && schema.properties)) return own;
-  // An object whose fields the schema does not describe: the example's own object at this pointer only.
+  // An open object: the example's own object at this pointer only (another's of the same name may not fit).
   const name = types.includes('object') ? undefined : where.name;
   const examples = where.examples(where.pointer, name).filter((value) => fits(schema, value));
-  if (examples.length === 0) return own;
-  // Both stay arbitraries fast-check shrinks: an example towards the first one, a drawn value as before.
-  return fc.oneof(
-    { arbitrary: fc.constantFrom(...examples), weight: EXAMPLE_SHARE * 100 },
-    { arbitrary: own, weight: (1 - EXAMPLE_SHARE) * 100 },
-  );
+  // fast-check shrinks an example towards the first one.
+  return examples.length === 0 ? own : fc.constantFrom(...examples);
 }
 
 /**
  * A valid value of `raw` (a schema or `$ref`), with the path `force` present (optional parts left
- * out if `minimal`); `where` (a body's values) also draws scalars from the contract's examples.
+ * out if `minimal`); with `where` (a body), a field the contract's examples name takes their values.
  */
 export function valuesOf(
   document: Json,
