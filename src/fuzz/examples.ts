@@ -1,16 +1,21 @@
 /**
  * The values the contract's examples use, so valid requests name records a server holds (a server
  * loaded with the examples, as this package's mock is, accepts them), the way Schemathesis draws
- * from examples. Collected generically, with no list of fields: by JSON pointer inside the
- * operation's own request body examples (`/lines/*\/product_id`, array items as `*`), and by field
- * name anywhere in the bundle's examples (media types', parameters', schemas' and
- * `components/examples`). ./operation.ts draws a share of the valid requests from these.
+ * from examples. Collected generically, with no list of fields: an operation's request body
+ * examples whole, and the values of each field name anywhere in the bundle's examples (media
+ * types', parameters', schemas' and `components/examples`), for the fields a body example leaves
+ * out. ./operation.ts draws a share of the valid requests from these.
  */
 import { deref, exampleValues, type Json, parameterExamples } from '../contract/index.ts';
-import { escapePointer, typesOf } from './schema.ts';
+import { typesOf } from './schema.ts';
 
-/** Example values of a body position: those at its pointer in the operation's examples, else of its field name. */
-export type ExampleLookup = (pointer: string, name: string | undefined) => unknown[];
+/** What the contract's examples say of an operation's body. */
+export interface BodyExamples {
+  /** Its request body's JSON examples (`example`, `examples`), whole. */
+  bodies: unknown[];
+  /** The values of a field name anywhere in the bundle's examples. */
+  named: (name: string) => unknown[];
+}
 
 type Pool = Map<string, Set<unknown>>;
 
@@ -19,28 +24,13 @@ const add = (pool: Pool, key: string, value: unknown) => {
   pool.set(key, values.add(value));
 };
 
-/**
- * Every scalar of an example value, keyed by its position as `child` names it (field name, or
- * pointer); with `whole`, every object and array too (an open object's example is its only shape).
- */
-function collect(
-  value: unknown,
-  key: string | undefined,
-  pool: Pool,
-  child: (key: string | undefined, name: string) => string,
-  whole = false,
-): void {
-  if (whole && key !== undefined && value !== null && typeof value === 'object') add(pool, key, value);
-  if (Array.isArray(value)) {
-    for (const item of value) collect(item, key === undefined ? undefined : child(key, '*'), pool, child, whole);
-  } else if (value !== null && typeof value === 'object') {
-    for (const [name, item] of Object.entries(value)) collect(item, child(key, name), pool, child, whole);
-  } else if (key !== undefined) add(pool, key, value);
+/** Every scalar of an example value, keyed by its field name (an array's items keep the array's). */
+function byName(value: unknown, name: string | undefined, pool: Pool): void {
+  if (Array.isArray(value)) for (const item of value) byName(item, name, pool);
+  else if (value !== null && typeof value === 'object') {
+    for (const [field, item] of Object.entries(value)) byName(item, field, pool);
+  } else if (name !== undefined) add(pool, name, value);
 }
-
-/** By name: an array's items keep the array's name; an object's fields get theirs. */
-const byName = (value: unknown, name: string | undefined, pool: Pool) =>
-  collect(value, name, pool, (parent, field) => (field === '*' ? (parent ?? field) : field));
 
 /** Walks the bundle: each `example`/`examples` keyword's data, named by its parameter or property. */
 function walk(document: Json, node: Json, name: string | undefined, pool: Pool): void {
@@ -72,15 +62,12 @@ function namesOf(document: Json): Pool {
   return pool;
 }
 
-/** The lookup of an operation's body: its request body's JSON `example`/`examples` by pointer, the bundle's by name. */
-export function exampleLookup(document: Json, requestBody: Json): ExampleLookup {
-  const pointers: Pool = new Map();
+/** The operation's body examples, and the bundle's example values by name. */
+export function bodyExamples(document: Json, requestBody: Json): BodyExamples {
   const media = deref(document, requestBody)?.content?.['application/json'];
-  const data = [...(media && 'example' in media ? [media.example] : []), ...exampleValues(document, media?.examples)];
-  const child = (parent: string | undefined, field: string) => `${parent ?? ''}/${escapePointer(field)}`;
-  for (const value of data) collect(value, '', pointers, child, true);
+  const bodies = [...(media && 'example' in media ? [media.example] : []), ...exampleValues(document, media?.examples)];
   const names = namesOf(document);
-  return (pointer, name) => [...(pointers.get(pointer) ?? (name === undefined ? undefined : names.get(name)) ?? [])];
+  return { bodies, named: (name) => [...(names.get(name) ?? [])] };
 }
 
 /** The example values of a path parameter: its own (the contract's `parameterExamples`), else those of its name. */

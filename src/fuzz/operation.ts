@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { type ApiVersion, type Bundle, type BundleOperation, type Json, VERSION_HEADER } from '../contract/index.ts';
-import { type ExampleLookup, exampleLookup, pathExamples } from './examples.ts';
+import { type BodyExamples, bodyExamples, pathExamples } from './examples.ts';
 import type { FuzzRequest } from './request.ts';
 import { type At, at, child, escapePointer, typesOf } from './schema.ts';
 import { valuesOf } from './values.ts';
@@ -28,8 +28,8 @@ export interface OperationModel {
   pathParams: Param[];
   queryParams: Param[];
   body?: { schema: At; required: boolean };
-  /** The contract's example values of the body's fields (./examples.ts). */
-  examples: ExampleLookup;
+  /** The contract's examples of the body (./examples.ts). */
+  examples: BodyExamples;
   write: boolean;
 }
 
@@ -85,7 +85,7 @@ export function modelOf(bundle: Bundle, operation: BundleOperation, params: Reco
         required: requestBody.node.required === true,
       },
     }),
-    examples: exampleLookup(document, requestBody.node),
+    examples: bodyExamples(document, requestBody.node),
     write: !READ_METHODS.has(operation.method),
   };
 }
@@ -128,6 +128,15 @@ export function validRequests(model: OperationModel, force?: string[], minimal =
   );
 }
 
+/** A body drawn from one of the operation's examples (the fields it leaves out by name, else from the schema). */
+function fromBodyExamples(model: OperationModel, force: string[] | undefined, minimal: boolean): fc.Arbitrary<unknown> {
+  const { document, examples } = model;
+  const schema = model.body?.schema.node;
+  const from = (example: unknown) =>
+    valuesOf(document, schema, force ?? [], 0, minimal, { named: examples.named, example });
+  return examples.bodies.length === 0 ? from(undefined) : fc.oneof(...examples.bodies.map(from));
+}
+
 function requestsOf(model: OperationModel, force: string[] | undefined, minimal: boolean, fromExamples: boolean) {
   const path = fc.record(
     Object.fromEntries(
@@ -137,14 +146,16 @@ function requestsOf(model: OperationModel, force: string[] | undefined, minimal:
   const params = minimal ? model.queryParams.filter((p) => p.required) : model.queryParams;
   const query = fc.tuple(...params.map((p) => queryPairs(model, p))).map((pairs) => pairs.flat());
   const { body: declared, document } = model;
-  const where = fromExamples ? { examples: model.examples, pointer: '' } : undefined;
+  const schema = declared?.schema.node;
+  const draw = (minimal: boolean) =>
+    fromExamples ? fromBodyExamples(model, force, minimal) : valuesOf(document, schema, force ?? [], 0, minimal);
   const body: fc.Arbitrary<unknown> = !declared
     ? fc.constant(undefined)
     : declared.required || force
-      ? valuesOf(document, declared.schema.node, force ?? [], 0, minimal, where)
+      ? draw(minimal)
       : minimal
         ? fc.constant(undefined)
-        : fc.option(valuesOf(document, declared.schema.node, [], 0, false, where), { nil: undefined });
+        : fc.option(draw(false), { nil: undefined });
   return fc.record({ path, query, body }).map(
     ({ path, query, body }): FuzzRequest => ({
       method: model.operation.method,

@@ -8,16 +8,18 @@
  */
 import fc from 'fast-check';
 import { deref, type Json } from '../contract/index.ts';
-import { type ExampleLookup, fits } from './examples.ts';
-import { escapePointer, merged, typesOf } from './schema.ts';
+import { fits } from './examples.ts';
+import { merged, typesOf } from './schema.ts';
 
 type Arb = fc.Arbitrary<unknown>;
 
-/** Where a body value is (its pointer and field name), to draw from the contract's examples there. */
+/** A body value drawn from the contract's examples (./examples.ts): its field name, and the example's value there. */
 export interface Where {
-  examples: ExampleLookup;
-  pointer: string;
+  /** The values of a field name in the bundle's examples. */
+  named: (name: string) => unknown[];
   name?: string;
+  /** The body example's value at this position (`undefined`: the example leaves it out, or none). */
+  example?: unknown;
 }
 
 const INT32 = 2 ** 31;
@@ -85,8 +87,13 @@ function arrayOf(document: Json, schema: Json, force: string[], depth: number, m
   const items = schema.items ?? {};
   const minLength = schema.minItems ?? 0;
   const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
-  // Items keep the array's name (`tags` → each tag); their pointer is the array's with `*`.
-  const at = where && { ...where, pointer: `${where.pointer}/*` };
+  // Items keep the array's name (`tags` → each tag); an example's array gives its items one by one.
+  const at = where && { ...where, example: undefined };
+  if (where && Array.isArray(where.example) && force.length === 0) {
+    return fc.tuple(
+      ...where.example.map((example) => valuesOf(document, items, [], depth + 1, minimal, { ...where, example })),
+    );
+  }
   const item = valuesOf(document, items, [], depth + 1, minimal, at);
   if (force[0] !== '0') return fc.array(item, { minLength, maxLength });
   // The forced path goes through the first item: one is always there.
@@ -96,13 +103,24 @@ function arrayOf(document: Json, schema: Json, force: string[], depth: number, m
     .map(([head, rest]) => [head, ...rest]);
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
 function objectOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean, where?: Where): Arb {
   const model: Record<string, Arb> = {};
-  const required = new Set<string>([...(schema.required ?? []), ...(force[0] !== undefined ? [force[0]] : [])]);
-  for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
+  const properties: Record<string, Json> = schema.properties ?? {};
+  // The fields an example holds are sent, as it sends them (a minimal request still leaves optional ones out).
+  const example = isRecord(where?.example) ? where.example : {};
+  const shown = minimal ? [] : Object.keys(example).filter((name) => Object.hasOwn(properties, name));
+  const required = new Set<string>([
+    ...(schema.required ?? []),
+    ...(force[0] !== undefined ? [force[0]] : []),
+    ...shown,
+  ]);
+  for (const [name, property] of Object.entries<Json>(properties)) {
     if (deref(document, property)?.readOnly === true) continue; // never sent in a request
     if (minimal && !required.has(name)) continue;
-    const at = where && { ...where, pointer: `${where.pointer}/${escapePointer(name)}`, name };
+    const at = where && { named: where.named, name, example: example[name] };
     model[name] = valuesOf(document, property, force[0] === name ? force.slice(1) : [], depth + 1, minimal, at);
   }
   // A required property the schema does not describe: any value.
@@ -110,23 +128,24 @@ function objectOf(document: Json, schema: Json, force: string[], depth: number, 
   return fc.record(model, { requiredKeys: [...required] });
 }
 
-/**
- * With `where`, the contract's example values that fit the schema there, when it has any: a
- * scalar's, or an open object's (no `properties`: only the example knows what a server needs).
- * Else the schema's own draws.
- */
-function withExamples(schema: Json, types: string[], own: Arb, where?: Where): Arb {
-  if (!where || types.includes('array') || (types.includes('object') && schema.properties)) return own;
-  // An open object: the example's own object at this pointer only (another's of the same name may not fit).
-  const name = types.includes('object') ? undefined : where.name;
-  const examples = where.examples(where.pointer, name).filter((value) => fits(schema, value));
-  // fast-check shrinks an example towards the first one.
-  return examples.length === 0 ? own : fc.constantFrom(...examples);
+/** With `where`, the body example's own value here, if a scalar's or an open object's (no `properties`) that fits. */
+function pinned(schema: Json, where?: Where): Arb | undefined {
+  if (where?.example === undefined || Array.isArray(where.example)) return undefined;
+  if (isRecord(where.example) && schema.properties) return undefined;
+  return fits(schema, where.example) ? fc.constant(where.example) : undefined;
+}
+
+/** With `where` and no example value here, a scalar field's values of the same name in the bundle's examples, if any fit. */
+function named(schema: Json, types: string[], own: Arb, where?: Where): Arb {
+  if (where?.name === undefined || types.includes('object') || types.includes('array')) return own;
+  const values = where.named(where.name).filter((value) => fits(schema, value));
+  // fast-check shrinks towards the first value.
+  return values.length === 0 ? own : fc.constantFrom(...values);
 }
 
 /**
  * A valid value of `raw` (a schema or `$ref`), with the path `force` present (optional parts left
- * out if `minimal`); with `where` (a body), a field the contract's examples name takes their values.
+ * out if `minimal`); with `where`, the body example's values, else the bundle's examples of a field's name.
  */
 export function valuesOf(
   document: Json,
@@ -137,6 +156,8 @@ export function valuesOf(
   where?: Where,
 ): Arb {
   const schema = merged(document, deref(document, raw) ?? {});
+  const example = force.length === 0 ? pinned(schema, where) : undefined;
+  if (example) return example;
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const variants: Json[] | undefined = schema.anyOf ?? schema.oneOf;
@@ -171,5 +192,5 @@ export function valuesOf(
       }
     }),
   );
-  return withExamples(schema, types, drawn, where);
+  return named(schema, types, drawn, where);
 }
