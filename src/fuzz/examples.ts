@@ -70,10 +70,12 @@ export function bodyExamples(document: Json, requestBody: Json): BodyExamples {
   return { bodies, named: (name) => [...(names.get(name) ?? [])] };
 }
 
-/** The example values of a path parameter: its own (the contract's `parameterExamples`), else those of its name. */
+/** The example values of a path parameter: its own (the contract's `parameterExamples`), else those of its name that fit. */
 export function pathExamples(document: Json, parameter: Json): unknown[] {
   const own = parameterExamples(parameter, document);
-  return own.length > 0 ? own : [...(namesOf(document).get(String(parameter.name)) ?? [])];
+  if (own.length > 0) return own;
+  const schema = deref(document, parameter.schema) ?? {};
+  return [...(namesOf(document).get(String(parameter.name)) ?? [])].filter((value) => fits(schema, value));
 }
 
 /** Does the example value fit the (merged) schema's type and bounds? Another field's value of the same name may not. */

@@ -4,7 +4,14 @@
  * node), and the arbitrary of its valid requests.
  */
 import fc from 'fast-check';
-import { type ApiVersion, type Bundle, type BundleOperation, type Json, VERSION_HEADER } from '../contract/index.ts';
+import {
+  type ApiVersion,
+  type Bundle,
+  type BundleOperation,
+  type Json,
+  parameterExample,
+  VERSION_HEADER,
+} from '../contract/index.ts';
 import { type BodyExamples, bodyExamples, pathExamples } from './examples.ts';
 import type { FuzzRequest } from './request.ts';
 import { type At, at, child, escapePointer, typesOf } from './schema.ts';
@@ -60,13 +67,15 @@ export function modelOf(bundle: Bundle, operation: BundleOperation, params: Reco
     const schema = child(document, parameter, 'schema');
     const given = [params[`${operation.operationId}.${name}`], params[name]].filter((v): v is string => !!v);
     const small = typesOf(schema.node).includes('integer') ? ['1', '2', '3', '5', '8', '13', '21'] : [];
-    const examples = [...new Set([...given, ...pathExamples(document, parameter.node).map(text)])];
+    const found = [...given, ...pathExamples(document, parameter.node).map(text)];
+    // None: the contract's fallback (`1`, `example`), so there is always a value to draw.
+    const examples = [...new Set(found.length > 0 ? found : [parameterExample(parameter.node, document)])];
     return {
       name,
       required: parameter.node.required === true,
       schema,
       preferred: [...new Set([...examples, ...small])],
-      examples: examples.length > 0 ? examples : small,
+      examples,
     };
   };
   const parameters = parametersOf(document, operation);

@@ -4,7 +4,8 @@
  * `force` names a path (property names, `0` for the first array item) that must be present in the
  * value, so a rule of a nested optional field can then be broken once (./breakers.ts); `minimal`
  * leaves every optional property out (the base of an invalid request, so nothing else masks the
- * rule it breaks).
+ * rule it breaks). `where` draws from the contract's examples instead (./examples.ts): a body
+ * example's fields as it has them, and a field it leaves out from the values of its name.
  */
 import fc from 'fast-check';
 import { deref, type Json } from '../contract/index.ts';
@@ -111,7 +112,9 @@ function objectOf(document: Json, schema: Json, force: string[], depth: number, 
   const properties: Record<string, Json> = schema.properties ?? {};
   // The fields an example holds are sent, as it sends them (a minimal request still leaves optional ones out).
   const example = isRecord(where?.example) ? where.example : {};
-  const shown = minimal ? [] : Object.keys(example).filter((name) => Object.hasOwn(properties, name));
+  const sent = (name: string) =>
+    Object.hasOwn(properties, name) && deref(document, properties[name])?.readOnly !== true;
+  const shown = minimal ? [] : Object.keys(example).filter(sent);
   const required = new Set<string>([
     ...(schema.required ?? []),
     ...(force[0] !== undefined ? [force[0]] : []),

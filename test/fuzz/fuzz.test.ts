@@ -252,7 +252,7 @@ describe('valid requests drawn from the contract’s examples reach the success 
     expect(result.stdout).toContain('No failure in');
   });
 
-  it('draws about half the valid requests from the examples (path and body together), the rest from the schemas', async () => {
+  it('draws about half the requests (valid ones, bases of invalid ones) from the examples, path and body together; the rest from the schemas', async () => {
     const moves: { path: string; body: { new_location_id?: unknown } }[] = [];
     const recording: typeof fetch = (input, init) => {
       const url = new URL(String(input));
