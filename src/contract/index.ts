@@ -13,12 +13,14 @@ export {
   deref,
   type ExampleListing,
   exampleNames,
+  exampleValues,
   HTTP_METHODS,
   type Json,
   listExamples,
   loadBundles,
   operationsOf,
   parameterExample,
+  parameterExamples,
 } from './bundles.ts';
 export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from './operations.generated.ts';
 export { findPackageJson, formatVersion, PACKAGE_NAME, type PackageInfo, packageInfo, packageRoot } from './package.ts';
