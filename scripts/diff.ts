@@ -1,7 +1,7 @@
 /**
  * Breaking-change guard: compares each API version bundle (generated/openapi/<version>.json) with
  * the same bundle at a git ref and lists the changes, flagging those that break existing clients
- * of an existing API version (rules: scripts/diff/). A version absent at the ref is new, not
+ * of an existing API version (rules: src/guard/). A version absent at the ref is new, not
  * breaking. Exits 1 when a breaking change is found, so CI can run it against the previous commit,
  * unless package.json makes a breaking release at the same time (major bump; minor bump in 0.x):
  * semver is the one way to ship a deliberate breaking change.
@@ -23,9 +23,16 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import { EXIT } from '../src/cli/index.ts';
 import { VERSIONS } from '../src/contract/index.ts';
-import { type Change, DiffInputError, type Json } from './diff/model.ts';
-import { compareDocuments, operationsOf } from './diff/operations.ts';
-import { countBySeverity, formatReport, type VersionResult } from './diff/report.ts';
+import {
+  type Change,
+  compareDocuments,
+  countBySeverity,
+  DiffInputError,
+  formatReport,
+  type Json,
+  operationsOf,
+  type VersionResult,
+} from '../src/guard/index.ts';
 import { assertLocalRefs, SourceGuardError } from './lib/source-guard.ts';
 
 const USAGE = 'usage: npm run diff -- --base <git-ref> [--head <git-ref>] [--json] [--dir <path>]';

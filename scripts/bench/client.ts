@@ -4,7 +4,7 @@
  *      node:http server in a child process, single calls alternating so that every side shares
  *      the machine's load (openapi-fetch alone shown for reference); target within 10% of fetch.
  *      Also the CPU cost per call with a canned response (no network);
- *   2. size: min+gzip bytes of src/index.ts bundled with its dependencies (esbuild); target < 6 KB;
+ *   2. size: min+gzip bytes of src/client/index.ts bundled with its dependencies (esbuild); target < 6 KB;
  *   3. type cost: `tsc --noEmit --extendedDiagnostics` on a generated consumer with one call of each
  *      helper (GET, POST, paginate, pages, unwrap, withVersion) next to a consumer that only creates
  *      a client (target: under 1 s more check time), and on a consumer calling every operation
@@ -178,7 +178,7 @@ async function bundleSize(label: string, contents: string, resolveDir: string) {
 
 async function size() {
   const entry = await bundleSize(
-    'client entry (src/index.ts + openapi-fetch)',
+    'client entry (src/client/index.ts + openapi-fetch)',
     "export * from './src/client/index.ts';",
     ROOT,
   );

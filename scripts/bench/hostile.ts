@@ -14,6 +14,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { compareDocuments } from '../../src/guard/index.ts';
 import {
   BOMB_YAML,
   branchingBundle,
@@ -23,7 +24,6 @@ import {
   scratchDiffRepo,
   scratchSource,
 } from '../../test/hostile/fixtures.ts';
-import { compareDocuments } from '../diff/operations.ts';
 import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
 import { checkSources } from '../lib/source-guard.ts';
 

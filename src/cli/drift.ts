@@ -4,18 +4,37 @@
  * Exit codes (./exit-codes.ts): 0 no drift, 1 drift found, 2 usage error, 3 the run failed.
  */
 import { parseArgs } from 'node:util';
-import { formatDrift, RecordingError, runDrift } from '../drift/index.ts';
+import {
+  formatDrift,
+  formatProposal,
+  INFORMATION,
+  proposeFromRecording,
+  RecordingError,
+  runDrift,
+} from '../drift/index.ts';
 import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
 
-export const DRIFT_USAGE = `drift --recording FILE [--base-url URL --token TOKEN] [--json]
+export const DRIFT_USAGE = `drift --recording FILE [--base-url URL --token TOKEN] [--json] [--propose [--write] [--root DIR]]
   --recording FILE    a recording written by "proxy --record FILE"
+  --propose           turn the findings into edits of openapi/ (a dry run: the edits, the guard's verdict, a diff)
+  --write             with --propose: apply the edits, add them to openapi/changelogs/, rebuild
+  --root DIR          with --propose: the contract checkout to edit (default: this package)
   --base-url URL      also replay the recorded reads (GET) against this server and diff the answers' shapes
   --token TOKEN       the bearer token for --base-url
   --json              print the report as JSON
   Exit codes: 0 no drift, 1 drift found, 2 usage error, 3 the run failed.`;
 
 export async function runDriftCommand(args: string[]): Promise<ExitCode> {
-  let values: { recording?: string; 'base-url'?: string; token?: string; json?: boolean; help?: boolean };
+  let values: {
+    recording?: string;
+    'base-url'?: string;
+    token?: string;
+    json?: boolean;
+    help?: boolean;
+    propose?: boolean;
+    write?: boolean;
+    root?: string;
+  };
   try {
     ({ values } = parseArgs({
       args,
@@ -24,6 +43,9 @@ export async function runDriftCommand(args: string[]): Promise<ExitCode> {
         'base-url': { type: 'string' },
         token: { type: 'string' },
         json: { type: 'boolean' },
+        propose: { type: 'boolean' },
+        write: { type: 'boolean' },
+        root: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -35,6 +57,9 @@ export async function runDriftCommand(args: string[]): Promise<ExitCode> {
     return EXIT.ok;
   }
   if (!values.recording) throw new UsageError('drift needs --recording FILE');
+  if ((values.write || values.root !== undefined) && !values.propose)
+    throw new UsageError('--write and --root go with --propose');
+  if (values.propose) return propose(values.recording, values.write === true, values.root, values.json === true);
   const baseUrl = values['base-url'];
   if ((baseUrl === undefined) !== (values.token === undefined))
     throw new UsageError('--base-url and --token go together');
@@ -45,9 +70,21 @@ export async function runDriftCommand(args: string[]): Promise<ExitCode> {
       ...(baseUrl !== undefined && { replay: { baseUrl, token: values.token as string } }),
     });
     console.log(values.json ? JSON.stringify(report, null, 2) : formatDrift(report));
-    return report.findings.length === 0 ? EXIT.ok : EXIT.contractBreak;
+    return report.findings.some((f) => !INFORMATION.has(f.kind)) ? EXIT.contractBreak : EXIT.ok;
   } catch (error) {
     if (error instanceof RecordingError) throw new CommandError(error.message);
     throw error;
+  }
+}
+
+async function propose(recording: string, write: boolean, root: string | undefined, json: boolean): Promise<ExitCode> {
+  try {
+    const { proposal, diff } = await proposeFromRecording({ recording, write, ...(root !== undefined && { root }) });
+    const { files: _files, ...rest } = proposal;
+    console.log(json ? JSON.stringify({ ...rest, diff }, null, 2) : formatProposal(proposal, diff, write));
+    return EXIT.ok;
+  } catch (error) {
+    if (error instanceof RecordingError) throw new CommandError(error.message);
+    throw new CommandError(`drift --propose: ${(error as Error).message}`);
   }
 }

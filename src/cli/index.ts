@@ -33,9 +33,10 @@ Commands:
   proxy --upstream URL [--port N] [--record FILE] [--strict] ...
       Forward the API's traffic to a real server, check every exchange against the contract, report
       the violations, and record the 2xx answers as data the mock loads (--data). \`${BIN} proxy --help\`.
-  drift --recording FILE [--base-url URL --token TOKEN] [--json]
+  drift --recording FILE [--base-url URL --token TOKEN] [--json] [--propose [--write]]
       Report what a recording shows that the contract does not say; with --base-url, replay its reads
-      against a server and diff the answers' shapes.
+      against a server and diff the answers' shapes; with --propose (in a checkout of the contract),
+      the findings as edits of openapi/ judged by the breaking-change guard (--write applies them).
   types --version V --out FILE
       Write the TypeScript path types of API version V, generated with openapi-typescript from the
       packaged bundle (the same output as ${PACKAGE}/types/V). Needs the optional peer openapi-typescript.

@@ -4,7 +4,8 @@
  * above `maxResponseBytes`. Only web platform APIs (Request, Response, URL, TransformStream).
  */
 import { AdminClientError, type AdminClientErrorCode, requestOf } from './errors.ts';
-import type { Fetch } from './retry.ts';
+
+export type Fetch = (request: Request) => Promise<Response>;
 
 /** Default of `maxResponseBytes`: 50 MiB. */
 export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024;

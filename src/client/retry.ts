@@ -13,7 +13,7 @@
  *   Every await of the call races its signal, and no body cancel is awaited (msw/node's never
  *   settles, issue #27), so neither a transport nor a body can outlast the deadline.
  */
-import { checkedResponse, discard, followRedirects, MAX_RESPONSE_BYTES } from './guard.ts';
+import { checkedResponse, discard, type Fetch, followRedirects, MAX_RESPONSE_BYTES } from './guard.ts';
 
 export interface RetryOptions {
   /** Attempts in total, the first one included (default 3; 1 turns retries off). */
@@ -196,7 +196,7 @@ function readUntil(response: Response, signal: AbortSignal, end: () => void): Re
   return new Response(read, { status, statusText, headers });
 }
 
-export type Fetch = (request: Request) => Promise<Response>;
+export type { Fetch };
 /** The options of one call, and its last response (for the error of a body that does not parse). */
 export interface CallState extends RequestExtras {
   last?: [Response, Request];

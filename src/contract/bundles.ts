@@ -52,7 +52,8 @@ export function deref(document: Json, node: Json): Json {
 /**
  * The subschemas a schema's combinators add: its `allOf` parts, then its `anyOf` and `oneOf`
  * branches, in that order (the one way the schema walkers follow them; a walker that must tell a
- * part from a branch, like the fuzzer's `allOf` merge, reads them itself).
+ * part from a branch or where each is written, like the fuzzer's `allOf` merge or drift's walk,
+ * reads them itself).
  */
 export function combinedSchemasOf(node: Json): Json[] {
   return [...(node?.allOf ?? []), ...(node?.anyOf ?? []), ...(node?.oneOf ?? [])];
@@ -72,22 +73,33 @@ export function responseMediaOf(
   return jsonMediaOf(document, operation?.operation.responses?.[status]);
 }
 
-/** An example value of a parameter, from the contract (its examples, else its schema's), as text. */
-export function parameterExample(parameter: Json, document: Json): string {
-  const firstExample = (examples: Json) => {
-    const first = examples && deref(document, Object.values<Json>(examples)[0]);
-    return first && typeof first === 'object' && 'value' in first ? first.value : undefined;
-  };
+/** The data of an `examples` keyword: a schema's list as is, or a map of Example objects' `value`s. */
+export function exampleValues(document: Json, examples: Json): unknown[] {
+  if (Array.isArray(examples)) return examples;
+  if (!examples || typeof examples !== 'object') return [];
+  return Object.values<Json>(examples)
+    .map((example) => deref(document, example))
+    .filter((example) => example && typeof example === 'object' && 'value' in example)
+    .map((example) => example.value);
+}
+
+/** Every example value of a parameter, from the contract: its own (`example`, `examples`), then its schema's. */
+export function parameterExamples(parameter: Json, document: Json): unknown[] {
   const schema = deref(document, parameter.schema) ?? {};
   const candidates = [
     parameter.example,
-    firstExample(parameter.examples),
+    ...exampleValues(document, parameter.examples),
     schema.example,
-    Array.isArray(schema.examples) ? schema.examples[0] : undefined,
+    ...exampleValues(document, schema.examples),
   ];
-  const found = candidates.find((c) => c !== undefined && c !== null);
+  return candidates.filter((c) => c !== undefined && c !== null);
+}
+
+/** An example value of a parameter, from the contract (its examples, else its schema's), as text. */
+export function parameterExample(parameter: Json, document: Json): string {
+  const [found] = parameterExamples(parameter, document);
   if (found !== undefined) return String(found);
-  const type = [schema.type].flat();
+  const type = [deref(document, parameter.schema)?.type].flat();
   return type.includes('integer') || type.includes('number') ? '1' : 'example';
 }
 

@@ -14,6 +14,7 @@ export {
   deref,
   type ExampleListing,
   exampleNames,
+  exampleValues,
   HTTP_METHODS,
   type Json,
   jsonMediaOf,
@@ -21,6 +22,7 @@ export {
   loadBundles,
   operationsOf,
   parameterExample,
+  parameterExamples,
   responseMediaOf,
 } from './bundles.ts';
 export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from './operations.generated.ts';

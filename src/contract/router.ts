@@ -3,8 +3,8 @@
  * all versions share one port, and the header (not the path) picks the version.
  *
  * - header present and listed for the endpoint → that version;
- * - header absent (or empty)                   → the endpoint's default: the first version listing
- *                                                it in `versionOrder` (newest first);
+ * - header absent (or empty)                   → the endpoint's default: `versionOf` (the contract's
+ *                                                operation table), whatever order the entries come in;
  * - header present but not listed              → `unsupported-version` with the allowed values;
  * - path known but not for this method         → `method-not-allowed` with the allowed methods;
  * - path unknown                               → `not-found` (with a suggestion when only the
@@ -12,6 +12,8 @@
  *
  * Pure: no HTTP, no Prism, so it is unit-tested on its own.
  */
+import { VERSIONS } from './operations.generated.ts';
+import { versionsOf } from './version-of.ts';
 
 // The header's name is read from the bundles at build time (openapi/components/parameters).
 
@@ -35,7 +37,7 @@ interface CompiledPath<T> {
   pattern: RegExp;
   /** Number of `{param}` segments: fewer means more specific, tried first. */
   params: number;
-  /** method → version → target, versions kept in `versionOrder`. */
+  /** method → version → target, versions kept in {@link VERSIONS} order. */
   methods: Map<string, Map<string, T>>;
 }
 
@@ -81,12 +83,23 @@ export interface Router<T> {
   readonly versions: readonly string[];
 }
 
-export function createRouter<T>(entries: readonly RouteEntry<T>[], versionOrder: readonly string[]): Router<T> {
+/** A version's place in {@link VERSIONS} (an unknown one last): the order of `allowed` and `versions`. */
+const rank = (version: string) => {
+  const index = (VERSIONS as readonly string[]).indexOf(version);
+  return index === -1 ? VERSIONS.length : index;
+};
+
+/**
+ * The version a request without the header gets: the operation's default from the contract's table
+ * (`versionOf`) when it is served here, else the first served (a partial or foreign set of bundles).
+ */
+function defaultOf<T>(method: string, path: string, byVersion: Map<string, T>): string {
+  const preferred = versionsOf(method, path)?.find((v) => byVersion.has(v));
+  return preferred ?? (byVersion.keys().next().value as string);
+}
+
+export function createRouter<T>(entries: readonly RouteEntry<T>[]): Router<T> {
   const byPath = new Map<string, CompiledPath<T>>();
-  const rank = (version: string) => {
-    const index = versionOrder.indexOf(version);
-    return index === -1 ? versionOrder.length : index;
-  };
   for (const entry of [...entries].sort((a, b) => rank(a.version) - rank(b.version))) {
     let compiled = byPath.get(entry.path);
     if (!compiled) {
@@ -107,7 +120,7 @@ export function createRouter<T>(entries: readonly RouteEntry<T>[], versionOrder:
     versions.set(entry.version, entry.target);
   }
   const paths = [...byPath.values()].sort((a, b) => a.params - b.params);
-  const versions = versionOrder.filter((v) => entries.some((e) => e.version === v));
+  const versions = [...new Set(entries.map((e) => e.version))].sort((a, b) => rank(a) - rank(b));
   const find = indexPaths(paths);
 
   return {
@@ -129,8 +142,8 @@ export function createRouter<T>(entries: readonly RouteEntry<T>[], versionOrder:
       }
       const requested = versionHeader?.trim();
       if (!requested) {
-        const [version, target] = byVersion.entries().next().value as [string, T];
-        return { kind: 'matched', version, path: compiled.path, target };
+        const version = defaultOf(method, compiled.path, byVersion);
+        return { kind: 'matched', version, path: compiled.path, target: byVersion.get(version) as T };
       }
       const target = byVersion.get(requested);
       if (target === undefined) {

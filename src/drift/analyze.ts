@@ -1,15 +1,25 @@
 /**
  * The drift of a recording against the contract: each recorded exchange's answer is checked against
  * its operation's response schema in its version (conformance's validator: type, enum, bounds, ...)
- * and walked beside it (./walk.ts: unknown fields, fields never present, values of fields whose
- * allowed values are not shown). A field is named once per operation, version and kind, however
- * many exchanges show it; a schema break is classified by its rule (`type` on a null is `null`).
+ * and walked beside it (./walk.ts: unknown fields, and every declared field observed into
+ * ./stats.ts). A field is named once per operation, version and kind, however many exchanges show
+ * it; a schema break is classified by its rule (`type` on a null is `null`). What the statistics
+ * teach about a declaration (never null, a closed set, always present) is learned over every
+ * operation and version reaching it, so a shared schema is judged on all its evidence.
  */
 
 import { Contract } from '../conformance/index.ts';
 import type { Bundle, BundleOperation } from '../contract/index.ts';
 import type { RecordedExchange, Recording } from '../proxy/index.ts';
-import { type DriftKind, type DriftReport, Findings, type NullSeen, type Suggestion } from './findings.ts';
+import { type DriftKind, type DriftReport, Findings } from './findings.ts';
+import {
+  ALWAYS_PRESENT_MIN,
+  byDeclaration,
+  classify,
+  type FieldStats,
+  FieldStatsCollector,
+  NEVER_NULL_MIN,
+} from './stats.ts';
 import { walkValue } from './walk.ts';
 
 const BOUNDS = new Set([
@@ -77,19 +87,19 @@ function schemaBreaks(
   return out;
 }
 
-export function analyzeRecording(recording: Recording, bundles: Bundle[], name = 'recording'): DriftReport {
-  const contract = new Contract(bundles);
-  const findings = new Findings();
-  const presence = new Map<string, { operation: string; version: string; field: string; present: number }>();
-  const values = new Map<string, Suggestion>();
-  const nulls = new Map<string, NullSeen>();
+/** Runs the recording's exchanges through the schema check and the walk. */
+function observe(recording: Recording, contract: Contract, findings: Findings, fields: FieldStatsCollector) {
+  const statuses = new Map<string, { operation: string; version: string; statuses: Record<string, number> }>();
   for (const exchange of recording.$recording.exchanges as RecordedExchange[]) {
+    const { operation: id, version } = exchange;
+    const seen = statuses.get(`${id} ${version}`) ?? { operation: id, version, statuses: {} };
+    seen.statuses[exchange.status] = (seen.statuses[exchange.status] ?? 0) + 1;
+    statuses.set(`${id} ${version}`, seen);
     const operation = contract.find(exchange.version, exchange.operation);
     if (!operation) {
-      findings.add('schema', exchange.operation, exchange.version, 'operation', 'not in this contract');
+      findings.add('schema', id, version, 'operation', 'not in this contract');
       continue;
     }
-    const { operation: id, version } = exchange;
     for (const [field, { kind, detail }] of schemaBreaks(contract, operation, exchange)) {
       findings.add(kind, id, version, field, detail);
     }
@@ -98,38 +108,84 @@ export function analyzeRecording(recording: Recording, bundles: Bundle[], name =
     if (!schema) continue;
     walkValue(contract.documentOf(operation.version), [schema], exchange.body, 'body', {
       unknown: (field) => findings.add('unknown-field', id, version, field),
-      declared(field, present) {
-        const key = `${id} ${version} ${field}`;
-        const entry = presence.get(key) ?? { operation: id, version, field, present: 0 };
-        entry.present += present ? 1 : 0;
-        presence.set(key, entry);
-      },
-      null(field) {
-        const key = `${id} ${version} ${field}`;
-        const entry = nulls.get(key) ?? { operation: id, version, field, count: 0 };
-        entry.count++;
-        nulls.set(key, entry);
-      },
-      value(field, value) {
-        const key = `${id} ${version} ${field}`;
-        const entry = values.get(key) ?? { operation: id, version, field, values: {} };
-        entry.values[value] = (entry.values[value] ?? 0) + 1;
-        values.set(key, entry);
-      },
+      observe: (field, declaration, present, value) => fields.observe(id, version, field, declaration, present, value),
     });
   }
-  for (const entry of presence.values()) {
-    if (entry.present === 0) findings.add('absent', entry.operation, entry.version, entry.field);
+  return [...statuses.values()];
+}
+
+const place = (s: { operation: string; version: string; field: string }) => `${s.operation} ${s.version} ${s.field}`;
+const listed = (values: Record<string, number>) =>
+  Object.entries(values)
+    .sort(([x, a], [y, b]) => b - a || x.localeCompare(y))
+    .map(([v, n]) => `${JSON.stringify(v)} x${n}`)
+    .join(', ');
+
+/** The findings about declarations: never null, closed sets, presence; and each open field's class. */
+function learn(fields: FieldStats[], findings: Findings): DriftReport['classes'] {
+  const classes: DriftReport['classes'] = [];
+  for (const group of byDeclaration(fields)) {
+    const [first, ...others] = [...group.seen].sort((a, b) => b.observations - a.observations);
+    if (!first) continue;
+    const put = (kind: DriftKind, count: number, detail: string) =>
+      findings.put({
+        kind,
+        operation: first.operation,
+        version: first.version,
+        field: first.field,
+        count,
+        detail,
+        at: group.at,
+        alsoIn: others.map(place),
+      });
+    const { declaration } = group;
+    if (declaration.nullable && group.nulls === 0 && group.present >= NEVER_NULL_MIN) {
+      put('never-null', group.present, `never null in ${group.present} observations`);
+    }
+    const kind = classify(group);
+    if (kind)
+      classes.push({
+        at: group.at,
+        class: kind,
+        distinct: group.distinct,
+        observations: group.present - group.nulls,
+        seen: group.seen.map(place),
+      });
+    if (kind === 'closed')
+      put('closed-set', group.present - group.nulls, `${group.distinct} values: ${listed(group.values)}`);
+    if (!declaration.required && group.observations >= ALWAYS_PRESENT_MIN && group.present === group.observations) {
+      put('always-present', group.present, `optional, present in all ${group.present} observations`);
+    }
   }
-  const suggestions = [...values.values()].map((s) => ({
-    ...s,
-    values: Object.fromEntries(Object.entries(s.values).sort(([, a], [, b]) => b - a)),
-  }));
+  for (const stats of fields) {
+    if (stats.present === 0)
+      findings.add(
+        'absent',
+        stats.operation,
+        stats.version,
+        stats.field,
+        `absent in ${stats.observations} observations`,
+      );
+  }
+  return classes;
+}
+
+export function analyzeRecording(recording: Recording, bundles: Bundle[], name = 'recording'): DriftReport {
+  const contract = new Contract(bundles);
+  const findings = new Findings();
+  const collector = new FieldStatsCollector();
+  const statuses = observe(recording, contract, findings, collector);
+  const fields = collector.list();
+  const classes = learn(fields, findings);
+  // A schema break names its declaration too, so that --propose knows where to edit.
+  const declared = new Map(fields.map((s) => [place(s), s.declaration.at]));
+  const list = findings.list().map((f) => (f.at || !declared.has(place(f)) ? f : { ...f, at: declared.get(place(f)) }));
   return {
     recording: name,
     exchanges: recording.$recording.exchanges.length,
-    findings: findings.list(),
-    suggestions,
-    nulls: [...nulls.values()],
+    findings: list,
+    fields,
+    statuses,
+    classes,
   };
 }

@@ -1,23 +1,35 @@
+import type { FieldClass, FieldStats } from './stats.ts';
+
 /**
- * The findings of `drift`, one per (operation, version, field, kind), counted. Drift kinds are what
- * the recorded API does that the contract does not say; `values` are suggestions (the values seen of
- * a field whose allowed values the spec does not show), never drift by themselves.
+ * The findings of `drift`, one per (operation, version, field, kind), counted. The kinds are listed
+ * in the order to fix them: what breaks a client first (a status or a null it does not expect),
+ * then what the contract says wrongly, then what it could say more precisely (a nullable field
+ * never null, a closed set), then information (presence). A finding learned from a declaration
+ * shared by several operations is named once, at the operation that showed it most, with `at`
+ * (where it is declared) and `alsoIn` (the other places).
  */
 export const DRIFT_KINDS = {
-  'unknown-field': 'a field the contract lacks',
-  absent: 'a contract field never present',
+  status: 'a status the contract does not declare',
   null: 'null where the contract does not allow it',
   type: 'a value of another type than the contract says',
   enum: 'a value outside the contract enum',
   bounds: 'a value outside the stated bounds',
   schema: 'another rule of the response schema broken',
-  status: 'a status the contract does not declare',
+  'unknown-field': 'a field the contract lacks',
+  'never-null': 'declared nullable, never null (in at least 30 observations: NEVER_NULL_MIN)',
+  'closed-set': 'allowed values not shown, the values seen are a closed set (the CLOSED_SET rule)',
+  'always-present': 'optional, present in every one of at least 30 observations (information)',
+  absent: 'a contract field never present (information)',
   'replay-status': 'the server answered another status than the recording',
   'replay-missing': 'a recorded field the server does not answer',
   'replay-extra': 'a field the server answers that the recording lacks',
   'replay-type': 'the server answers a field with another type',
 } as const;
 export type DriftKind = keyof typeof DRIFT_KINDS;
+
+/** Kinds that are information, not drift: they do not make `drift` exit 1. */
+export const INFORMATION: ReadonlySet<DriftKind> = new Set(['always-present', 'absent']);
+const ORDER = Object.keys(DRIFT_KINDS) as DriftKind[];
 
 export interface Finding {
   kind: DriftKind;
@@ -29,22 +41,10 @@ export interface Finding {
   count: number;
   /** What was seen, e.g. `got string`, `values: trialing x2`. */
   detail: string;
-}
-
-export interface Suggestion {
-  operation: string;
-  version: string;
-  field: string;
-  /** Value → times seen, most seen first. */
-  values: Record<string, number>;
-}
-
-/** A field seen null where the contract allows it: not drift, the fields reality leaves empty. */
-export interface NullSeen {
-  operation: string;
-  version: string;
-  field: string;
-  count: number;
+  /** Where the field is declared (`Order#/properties/currency`), for a finding about its declaration. */
+  at?: string;
+  /** The other operations, versions and fields reaching the same declaration. */
+  alsoIn?: string[];
 }
 
 export interface DriftReport {
@@ -52,13 +52,24 @@ export interface DriftReport {
   exchanges: number;
   replayed?: { baseUrl: string; requests: number };
   findings: Finding[];
-  suggestions: Suggestion[];
-  nulls: NullSeen[];
+  /** Every declared field seen, per operation, version and field. */
+  fields: FieldStats[];
+  /** Statuses answered, per operation and version. */
+  statuses: { operation: string; version: string; statuses: Record<string, number> }[];
+  /** Fields whose allowed values are not shown, per declaration: a closed set or free text. */
+  classes: { at: string; class: FieldClass; distinct: number; observations: number; seen: string[] }[];
 }
 
 /** Collects findings, one per (operation, version, field, kind). */
 export class Findings {
   private readonly byKey = new Map<string, Finding & { seen: Map<string, number> }>();
+  /** A finding about a declaration, with its evidence counted already. */
+  put(finding: Finding): void {
+    this.byKey.set(`${finding.operation} ${finding.version} ${finding.field} ${finding.kind}`, {
+      ...finding,
+      seen: new Map([[finding.detail, 1]]),
+    });
+  }
   add(kind: DriftKind, operation: string, version: string, field: string, detail = ''): void {
     const key = `${operation} ${version} ${field} ${kind}`;
     let finding = this.byKey.get(key);
@@ -77,7 +88,9 @@ export class Findings {
       }))
       .sort(
         (a, b) =>
-          a.operation.localeCompare(b.operation) || a.field.localeCompare(b.field) || a.kind.localeCompare(b.kind),
+          ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind) ||
+          a.operation.localeCompare(b.operation) ||
+          a.field.localeCompare(b.field),
       );
   }
 }

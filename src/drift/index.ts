@@ -2,19 +2,26 @@
  * Drift: what a recording of the real API (`proxy --record`) shows that the contract does not say
  * (unknown fields, fields never present, nulls, types, enum values, bounds, schema breaks), the
  * values seen of fields whose allowed values are not shown, and, replayed against a server, how
- * its answers' shapes differ from the recorded ones. The `drift` command; docs/proxy.md.
+ * its answers' shapes differ from the recorded ones; with --propose, the findings as edits of the
+ * contract's source judged by the breaking-change guard. The `drift` command; docs/proxy.md.
  */
-import { type Bundle, loadBundles } from '../contract/index.ts';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type Bundle, loadBundles, packageRoot } from '../contract/index.ts';
 import { analyzeRecording } from './analyze.ts';
 import { type DriftReport, Findings } from './findings.ts';
+import { assertCheckout, judge, unifiedDiff, writeProposal } from './judge.ts';
+import { type Proposal, planEdits } from './propose.ts';
 import { readRecording } from './recording.ts';
 import { type ReplayOptions, replayReads } from './replay.ts';
 
 export { analyzeRecording } from './analyze.ts';
-export { DRIFT_KINDS, type DriftKind, type DriftReport, type Finding, type Suggestion } from './findings.ts';
-export { formatDrift } from './format.ts';
+export { DRIFT_KINDS, type DriftKind, type DriftReport, type Finding, INFORMATION } from './findings.ts';
+export { formatDrift, formatProposal } from './format.ts';
+export type { Declined, Edit, Proposal } from './propose.ts';
 export { RecordingError, readRecording } from './recording.ts';
 export { diffShapes, type ReplayOptions, shapeOf } from './replay.ts';
+export { ALWAYS_PRESENT_MIN, CLOSED_SET, type FieldStats, NEVER_NULL_MIN, VALUES_KEPT } from './stats.ts';
 
 export interface DriftOptions {
   recording: string;
@@ -35,4 +42,43 @@ export async function runDrift(options: DriftOptions): Promise<DriftReport> {
     replayed: { baseUrl: options.replay.baseUrl, requests },
     findings: [...report.findings, ...findings.list()],
   };
+}
+
+export interface ProposeOptions {
+  recording: string;
+  /** The contract checkout to edit (its openapi/, scripts/build.ts and generated/). Default: this package. */
+  root?: string;
+  /** Apply the edits, add the changelog lines, rebuild; else a dry run. */
+  write?: boolean;
+}
+
+export interface ProposeResult {
+  report: DriftReport;
+  proposal: Proposal;
+  /** The unified diff of the edits. */
+  diff: string;
+}
+
+/** `drift --propose`: the findings as edits of openapi/, judged by the guard, written on request. */
+export async function proposeFromRecording(options: ProposeOptions): Promise<ProposeResult> {
+  const root = options.root ?? packageRoot();
+  assertCheckout(root);
+  const bundles = loadBundles(join(root, 'generated/openapi'));
+  const recording = await readRecording(options.recording);
+  const report = analyzeRecording(recording, bundles, options.recording);
+  const pathFiles = await sourceFiles(root, 'openapi/paths');
+  const proposal = planEdits(report, root, pathFiles);
+  const heads = await judge(
+    proposal,
+    root,
+    bundles.map((b) => b.version),
+  );
+  const diff = await unifiedDiff(proposal);
+  if (options.write) await writeProposal(proposal, root, heads, options.recording);
+  return { report, proposal, diff };
+}
+
+async function sourceFiles(root: string, dir: string): Promise<string[]> {
+  const entries = await readdir(join(root, dir), { recursive: true });
+  return entries.filter((name) => name.endsWith('.yaml')).map((name) => join(dir, name));
 }

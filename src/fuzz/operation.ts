@@ -12,6 +12,7 @@ import {
   parameterExample,
   VERSION_HEADER,
 } from '../contract/index.ts';
+import { type BodyExamples, bodyExamples, pathExamples } from './examples.ts';
 import type { FuzzRequest } from './request.ts';
 import { type At, at, child, escapePointer, typesOf } from './schema.ts';
 import { valuesOf } from './values.ts';
@@ -21,8 +22,10 @@ export interface Param {
   required: boolean;
   /** The parameter's schema. */
   schema: At;
-  /** Values to try first (path parameters): `--param`, the contract's example, small ids. */
+  /** Values to try first (path parameters): `--param`, the contract's examples, small ids. */
   preferred: string[];
+  /** The values of a request drawn from examples (path parameters): `--param`, else the contract's examples. */
+  examples: string[];
 }
 
 export interface OperationModel {
@@ -32,10 +35,15 @@ export interface OperationModel {
   pathParams: Param[];
   queryParams: Param[];
   body?: { schema: At; required: boolean };
+  /** The contract's examples of the body (./examples.ts). */
+  examples: BodyExamples;
   write: boolean;
 }
 
 const READ_METHODS = new Set(['get', 'head', 'options']);
+
+/** A parameter value as text: booleans and numbers as JSON writes them. */
+const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** The raw parameters of an operation with their pointers (the operation's own win over the path's). */
 function parametersOf(document: Json, operation: BundleOperation): At[] {
@@ -59,11 +67,15 @@ export function modelOf(bundle: Bundle, operation: BundleOperation, params: Reco
     const schema = child(document, parameter, 'schema');
     const given = [params[`${operation.operationId}.${name}`], params[name]].filter((v): v is string => !!v);
     const small = typesOf(schema.node).includes('integer') ? ['1', '2', '3', '5', '8', '13', '21'] : [];
+    const found = [...given, ...pathExamples(document, parameter.node).map(text)];
+    // None: the contract's fallback (`1`, `example`), so there is always a value to draw.
+    const examples = [...new Set(found.length > 0 ? found : [parameterExample(parameter.node, document)])];
     return {
       name,
       required: parameter.node.required === true,
       schema,
-      preferred: [...new Set([...given, parameterExample(parameter.node, document), ...small])],
+      preferred: [...new Set([...examples, ...small])],
+      examples,
     };
   };
   const parameters = parametersOf(document, operation);
@@ -82,12 +94,10 @@ export function modelOf(bundle: Bundle, operation: BundleOperation, params: Reco
         required: requestBody.node.required === true,
       },
     }),
+    examples: bodyExamples(document, requestBody.node),
     write: !READ_METHODS.has(operation.method),
   };
 }
-
-/** A query value as text: booleans and numbers as JSON writes them. */
-const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 
 /** Path values: mostly the preferred ones (records likely to exist), sometimes any valid value. */
 function pathValue(model: OperationModel, param: Param): fc.Arbitrary<string> {
@@ -108,31 +118,62 @@ function queryPairs(model: OperationModel, param: Param): fc.Arbitrary<[string, 
   return fc.option(value, { freq: 2, nil: undefined }).map((pairs) => pairs ?? []);
 }
 
+/** Share of the valid requests (and of the bases of invalid ones) drawn from the contract's examples. */
+export const EXAMPLE_SHARE = 0.5;
+
 /**
  * Valid requests of the operation (by its schemas): every path parameter, each query parameter
  * (optional ones left out half the time, so filters do not always narrow a list to nothing), and
  * the body. `force` is a body path that must be present (for a breaker of a nested field);
  * `minimal` leaves out every optional parameter and body field (the base of an invalid request).
+ * {@link EXAMPLE_SHARE} of them are drawn from the contract's examples (./examples.ts): every path
+ * parameter and body field the examples name takes one of their values, together, so the request
+ * names records a server loaded with the examples holds; the rest are drawn from the schemas alone.
  */
 export function validRequests(model: OperationModel, force?: string[], minimal = false): fc.Arbitrary<FuzzRequest> {
-  const path = fc.record(Object.fromEntries(model.pathParams.map((p) => [p.name, pathValue(model, p)])));
+  return fc.oneof(
+    { arbitrary: requestsOf(model, force, minimal, false), weight: (1 - EXAMPLE_SHARE) * 100 },
+    { arbitrary: requestsOf(model, force, minimal, true), weight: EXAMPLE_SHARE * 100 },
+  );
+}
+
+/** A body drawn from one of the operation's examples (the fields it leaves out by name, else from the schema). */
+function fromBodyExamples(model: OperationModel, force: string[] | undefined, minimal: boolean): fc.Arbitrary<unknown> {
+  const { document, examples } = model;
+  const schema = model.body?.schema.node;
+  const from = (example: unknown) =>
+    valuesOf(document, schema, force ?? [], 0, minimal, { named: examples.named, example });
+  return examples.bodies.length === 0 ? from(undefined) : fc.oneof(...examples.bodies.map(from));
+}
+
+function requestsOf(model: OperationModel, force: string[] | undefined, minimal: boolean, fromExamples: boolean) {
+  const path = fc.record(
+    Object.fromEntries(
+      model.pathParams.map((p) => [p.name, fromExamples ? fc.constantFrom(...p.examples) : pathValue(model, p)]),
+    ),
+  );
   const params = minimal ? model.queryParams.filter((p) => p.required) : model.queryParams;
   const query = fc.tuple(...params.map((p) => queryPairs(model, p))).map((pairs) => pairs.flat());
   const { body: declared, document } = model;
+  const schema = declared?.schema.node;
+  const draw = (minimal: boolean) =>
+    fromExamples ? fromBodyExamples(model, force, minimal) : valuesOf(document, schema, force ?? [], 0, minimal);
   const body: fc.Arbitrary<unknown> = !declared
     ? fc.constant(undefined)
     : declared.required || force
-      ? valuesOf(document, declared.schema.node, force ?? [], 0, minimal)
+      ? draw(minimal)
       : minimal
         ? fc.constant(undefined)
-        : fc.option(valuesOf(document, declared.schema.node), { nil: undefined });
-  return fc.record({ path, query, body }).map(({ path, query, body }) => ({
-    method: model.operation.method,
-    template: model.operation.path,
-    path,
-    query,
-    version: model.version,
-    withToken: true,
-    ...(body !== undefined && { body }),
-  }));
+        : fc.option(draw(false), { nil: undefined });
+  return fc.record({ path, query, body }).map(
+    ({ path, query, body }): FuzzRequest => ({
+      method: model.operation.method,
+      template: model.operation.path,
+      path,
+      query,
+      version: model.version,
+      withToken: true,
+      ...(body !== undefined && { body }),
+    }),
+  );
 }

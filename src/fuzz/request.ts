@@ -94,13 +94,15 @@ export function headersOf(request: FuzzRequest, token: string): Record<string, s
   return headers;
 }
 
-export async function send(
-  doFetch: typeof fetch,
-  baseUrl: string,
-  token: string,
-  request: FuzzRequest,
-  timeoutMs: number,
-): Promise<Sent> {
+/** Where and how the fuzzer's requests go: the server, its token, the fetch and a timeout per request. */
+export interface Target {
+  doFetch: typeof fetch;
+  baseUrl: string;
+  token: string;
+  timeoutMs: number;
+}
+
+export async function send({ doFetch, baseUrl, token, timeoutMs }: Target, request: FuzzRequest): Promise<Sent> {
   const url = urlOf(baseUrl, request);
   try {
     const response = await doFetch(url, {

@@ -218,7 +218,7 @@ async function sendAndCheck(run: Run, model: OperationModel, { request, breach }
   if (finding) return finding;
   if (!breach && sent.status !== null && sent.status >= 300) countRefusal(run, model, sent.status);
   if (!reader || key === undefined) return undefined;
-  return checkState(reader, key, sent, before, await readRecord(run.send, reader, key));
+  return checkState(reader, key, sent, { before, after: await readRecord(run.send, reader, key) });
 }
 
 async function runProperty(run: Run, property: Property, runs: number, seed: number): Promise<void> {
@@ -282,7 +282,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     discarded: 0,
     skipped,
   };
-  const reachable = await send(doFetch, baseUrl, options.token, { ...PROBE }, timeoutMs);
+  const target = { doFetch, baseUrl, token: options.token, timeoutMs };
+  const reachable = await send(target, { ...PROBE });
   if (reachable.status === null) throw new Error(`cannot reach ${baseUrl}: ${reachable.error}`);
   const run: Run = {
     contract: new Contract(bundles),
@@ -290,7 +291,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     readers: new Map(models.filter((m) => m.write).map((m) => [m, readerOf(m, models)])),
     send: (request) => {
       report.requests++;
-      return send(doFetch, baseUrl, options.token, request, timeoutMs);
+      return send(target, request);
     },
   };
   const properties = models.flatMap((model) => propertiesOf(model, run.contract));

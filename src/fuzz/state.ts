@@ -79,13 +79,12 @@ export async function readRecord(send: Send, reader: Reader, value: string | num
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** The write's answer against the record read before and after it. */
+/** The write's answer against the record (keyed `value`) read before and after it. */
 export function checkState(
   reader: Reader,
   value: string | number,
   sent: Sent,
-  before: unknown,
-  after: unknown,
+  { before, after }: { before: unknown; after: unknown },
 ): Finding | undefined {
   const accepted = sent.status !== null && sent.status >= 200 && sent.status < 300;
   if (!accepted) {

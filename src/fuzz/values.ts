@@ -4,13 +4,25 @@
  * `force` names a path (property names, `0` for the first array item) that must be present in the
  * value, so a rule of a nested optional field can then be broken once (./breakers.ts); `minimal`
  * leaves every optional property out (the base of an invalid request, so nothing else masks the
- * rule it breaks).
+ * rule it breaks). `where` draws from the contract's examples instead (./examples.ts): a body
+ * example's fields as it has them, and a field it leaves out from the values of its name.
  */
 import fc from 'fast-check';
 import { deref, type Json } from '../contract/index.ts';
+import { fits } from './examples.ts';
 import { merged, typesOf } from './schema.ts';
 
 type Arb = fc.Arbitrary<unknown>;
+
+/** A body value drawn from the contract's examples (./examples.ts): its field name, and the example's value there. */
+export interface Where {
+  /** The values of a field name in the bundle's examples. */
+  named: (name: string) => unknown[];
+  name?: string;
+  /** The body example's value at this position (`undefined`: the example leaves it out, or none). */
+  example?: unknown;
+}
+
 const INT32 = 2 ** 31;
 /** Deepest nesting drawn; below it a schema that allows anything gets a scalar. */
 const MAX_DEPTH = 5;
@@ -72,48 +84,98 @@ function numberOf(schema: Json, integer: boolean): Arb {
     .filter((n) => exclusiveMax === undefined || n < exclusiveMax);
 }
 
-function arrayOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean): Arb {
+function arrayOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean, where?: Where): Arb {
   const items = schema.items ?? {};
   const minLength = schema.minItems ?? 0;
   const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
-  const item = valuesOf(document, items, [], depth + 1, minimal);
+  // Items keep the array's name (`tags` → each tag); an example's array gives its items one by one.
+  const at = where && { ...where, example: undefined };
+  if (where && Array.isArray(where.example) && force.length === 0) {
+    return fc.tuple(
+      ...where.example.map((example) => valuesOf(document, items, [], depth + 1, minimal, { ...where, example })),
+    );
+  }
+  const item = valuesOf(document, items, [], depth + 1, minimal, at);
   if (force[0] !== '0') return fc.array(item, { minLength, maxLength });
   // The forced path goes through the first item: one is always there.
-  const first = valuesOf(document, items, force.slice(1), depth + 1, minimal);
+  const first = valuesOf(document, items, force.slice(1), depth + 1, minimal, at);
   return fc
     .tuple(first, fc.array(item, { minLength: Math.max(0, minLength - 1), maxLength: Math.max(0, maxLength - 1) }))
     .map(([head, rest]) => [head, ...rest]);
 }
 
-function objectOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean): Arb {
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function objectOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean, where?: Where): Arb {
   const model: Record<string, Arb> = {};
-  const required = new Set<string>([...(schema.required ?? []), ...(force[0] !== undefined ? [force[0]] : [])]);
-  for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
+  const properties: Record<string, Json> = schema.properties ?? {};
+  // The fields an example holds are sent, as it sends them (a minimal request still leaves optional ones out).
+  const example = isRecord(where?.example) ? where.example : {};
+  const sent = (name: string) =>
+    Object.hasOwn(properties, name) && deref(document, properties[name])?.readOnly !== true;
+  const shown = minimal ? [] : Object.keys(example).filter(sent);
+  const required = new Set<string>([
+    ...(schema.required ?? []),
+    ...(force[0] !== undefined ? [force[0]] : []),
+    ...shown,
+  ]);
+  for (const [name, property] of Object.entries<Json>(properties)) {
     if (deref(document, property)?.readOnly === true) continue; // never sent in a request
     if (minimal && !required.has(name)) continue;
-    model[name] = valuesOf(document, property, force[0] === name ? force.slice(1) : [], depth + 1, minimal);
+    const at = where && { named: where.named, name, example: example[name] };
+    model[name] = valuesOf(document, property, force[0] === name ? force.slice(1) : [], depth + 1, minimal, at);
   }
   // A required property the schema does not describe: any value.
   for (const name of required) model[name] ??= anyJson(depth + 1);
   return fc.record(model, { requiredKeys: [...required] });
 }
 
-/** A valid value of `raw` (a schema or `$ref`), with the path `force` present (optional parts left out if `minimal`). */
-export function valuesOf(document: Json, raw: Json, force: string[] = [], depth = 0, minimal = false): Arb {
+/** With `where`, the body example's own value here, if a scalar's or an open object's (no `properties`) that fits. */
+function pinned(schema: Json, where?: Where): Arb | undefined {
+  if (where?.example === undefined || Array.isArray(where.example)) return undefined;
+  if (isRecord(where.example) && schema.properties) return undefined;
+  return fits(schema, where.example) ? fc.constant(where.example) : undefined;
+}
+
+/** With `where` and no example value here, a scalar field's values of the same name in the bundle's examples, if any fit. */
+function named(schema: Json, types: string[], own: Arb, where?: Where): Arb {
+  if (where?.name === undefined || types.includes('object') || types.includes('array')) return own;
+  const values = where.named(where.name).filter((value) => fits(schema, value));
+  // fast-check shrinks towards the first value.
+  return values.length === 0 ? own : fc.constantFrom(...values);
+}
+
+/**
+ * A valid value of `raw` (a schema or `$ref`), with the path `force` present (optional parts left
+ * out if `minimal`); with `where`, the body example's values, else the bundle's examples of a field's name.
+ */
+export function valuesOf(
+  document: Json,
+  raw: Json,
+  force: string[] = [],
+  depth = 0,
+  minimal = false,
+  where?: Where,
+): Arb {
   const schema = merged(document, deref(document, raw) ?? {});
+  const example = force.length === 0 ? pinned(schema, where) : undefined;
+  if (example) return example;
   if ('const' in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   const variants: Json[] | undefined = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(variants)) {
     const { anyOf: _a, oneOf: _o, ...own } = schema;
     return fc.oneof(
-      ...variants.map((variant) => valuesOf(document, { ...own, ...deref(document, variant) }, force, depth, minimal)),
+      ...variants.map((variant) =>
+        valuesOf(document, { ...own, ...deref(document, variant) }, force, depth, minimal, where),
+      ),
     );
   }
   let types = typesOf(schema);
   if (force.length > 0) types = types.filter((t) => t === 'object' || t === 'array');
   if (types.length === 0) return force.length > 0 ? objectOf(document, {}, force, depth, minimal) : anyJson(depth);
-  return fc.oneof(
+  const drawn = fc.oneof(
     ...types.map((type): Arb => {
       switch (type) {
         case 'null':
@@ -127,10 +189,11 @@ export function valuesOf(document: Json, raw: Json, force: string[] = [], depth 
         case 'string':
           return stringOf(schema);
         case 'array':
-          return depth >= MAX_DEPTH ? fc.constant([]) : arrayOf(document, schema, force, depth, minimal);
+          return depth >= MAX_DEPTH ? fc.constant([]) : arrayOf(document, schema, force, depth, minimal, where);
         default:
-          return depth >= MAX_DEPTH ? fc.constant({}) : objectOf(document, schema, force, depth, minimal);
+          return depth >= MAX_DEPTH ? fc.constant({}) : objectOf(document, schema, force, depth, minimal, where);
       }
     }),
   );
+  return named(schema, types, drawn, where);
 }

@@ -5,7 +5,18 @@
  * no answer carries a type the package does not own.
  */
 import type { Violation } from '../validation/index.ts';
-import type { Problem } from './problem.ts';
+
+/** A problem body (its shape: ./problem.ts). */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  operation?: string;
+  version?: string;
+  validation: Violation[];
+  [extra: string]: unknown;
+}
 
 const entry = (name: string, status: number, title: string) => ({
   type: `urn:store-admin-mock:${name}`,

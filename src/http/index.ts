@@ -8,7 +8,15 @@
  */
 export { type Answer, problemAnswer, writeAnswer } from './answer.ts';
 export { announcesBody, type BodyBudget, BusyError, MAX_BODY_BYTES, readNodeBody } from './body.ts';
-export { fieldRefusal, internalError, PROBLEMS, type ProblemKind, type Refusal, refusal } from './catalogue.ts';
+export {
+  fieldRefusal,
+  internalError,
+  PROBLEMS,
+  type Problem,
+  type ProblemKind,
+  type Refusal,
+  refusal,
+} from './catalogue.ts';
 export {
   ALLOWED_HEADERS,
   ALLOWED_METHODS,
@@ -20,8 +28,16 @@ export {
 } from './cors.ts';
 export { answerClientError, DEFAULT_TIMEOUTS, listen, type ServerTimeouts, serverOptionsOf } from './listen.ts';
 export { isJsonMediaType } from './media.ts';
-export { type MockPreferences, type PreferResult, parsePrefer } from './prefer.ts';
-export { PROBLEM_TYPES, type Problem, problem, type Violation } from './problem.ts';
+export {
+  FAILURES,
+  type Failure,
+  MAX_DELAY_MS,
+  type MockPreferences,
+  type PreferResult,
+  parseFailure,
+  parsePrefer,
+} from './prefer.ts';
+export { PROBLEM_TYPES, problem, type Violation } from './problem.ts';
 export {
   badPrefer,
   bodyTooLarge,

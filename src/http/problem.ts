@@ -15,20 +15,9 @@
  * security (missing/invalid bearer token), prefer (bad Prefer header).
  */
 import type { Violation } from '../validation/index.ts';
-import { PROBLEMS } from './catalogue.ts';
+import { PROBLEMS, type Problem } from './catalogue.ts';
 
 export type { Violation };
-
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  operation?: string;
-  version?: string;
-  validation: Violation[];
-  [extra: string]: unknown;
-}
 
 /** Type URIs by their historical names (the catalogue is ./catalogue.ts). */
 export const PROBLEM_TYPES = {

@@ -11,9 +11,12 @@ export {
   badPrefer,
   corsHeaders,
   EXPOSED_HEADERS,
+  FAILURES,
+  type Failure,
   IGNORED_FILTERS_HEADER,
   internalError,
   MAX_BODY_BYTES,
+  MAX_DELAY_MS,
   type MockPreferences,
   malformedUrl,
   PROBLEM_TYPES,
@@ -49,17 +52,12 @@ export {
   FixtureError,
   type MockFixtures,
 } from './model/fixtures.ts';
+export { ASSIGNMENT_STATUS } from './model/fulfillment-orders.ts';
 export { type Rec, type StoreData, seedStore as generateStore } from './model/index.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
 export type { Entry as StateEntry } from './persistence/entries.ts';
-export { ASSIGNMENT_STATUS, OPERATION_DECLS } from './resources.ts';
-export {
-  FAILURES,
-  type Failure,
-  MAX_DELAY_MS,
-  type Scenario,
-  scenarioFromFlag,
-} from './scenarios.ts';
+export { OPERATION_DECLS } from './resources.ts';
+export { type Scenario, scenarioFromFlag } from './scenarios.ts';
 export { type ScopeRequirements, scopesOfToken, type TokenScopes } from './scopes.ts';
 export type { StateView } from './state.ts';
 export type { Persistence, SnapshotInfo } from './tokens/store.ts';

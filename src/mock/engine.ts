@@ -157,10 +157,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   }
   const limits = limitsOf(options.limits);
   const core: EngineCore = {
-    router: createRouter(
-      targets,
-      bundles.map((b) => b.version),
-    ),
+    router: createRouter(targets),
     states: new TokenStore({
       seed: new State(seeded),
       shared: options.sharedState === true,

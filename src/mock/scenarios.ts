@@ -12,11 +12,7 @@
  * Per mock, with rules (`scenarios` option, `--fail`/`--delay` flags), optionally for one operation
  * (its operationId or `METHOD /path/`); a request's own tokens win over the rules.
  */
-import { type Refusal, refusal } from '../http/index.ts';
-
-export type Failure = 429 | 500 | 503 | 'drop';
-export const FAILURES: readonly Failure[] = [429, 500, 503, 'drop'];
-export const MAX_DELAY_MS = 60_000;
+import { FAILURES, type Failure, MAX_DELAY_MS, parseFailure, type Refusal, refusal } from '../http/index.ts';
 
 export interface Scenario {
   /** Only for this operation: its operationId (`listSubscriptions`) or `METHOD /path/`. Default: all. */
@@ -28,48 +24,19 @@ export interface Scenario {
   retryAfter?: number;
 }
 
-export type ScenarioResult = { ok: true; scenario: Scenario } | { ok: false; message: string };
-
-const TOKENS = new Set(['fail', 'delay', 'retry-after']);
-
-export function parseFailure(text: string): Failure | undefined {
-  return FAILURES.find((failure) => String(failure) === text.trim().toLowerCase());
-}
-
 /**
- * The request's scenario tokens (from its `Prefer` header) merged over the rules matching the
- * operation (its operationId or `METHOD /path/`). Other `Prefer` tokens are the engine's.
+ * The scenario of a request: the rules matching the operation (its operationId or `METHOD /path/`),
+ * then the request's own tokens over them (`asked`, parsed from its `Prefer` header by src/http/prefer.ts).
  */
-export function scenarioOf(
-  prefer: string | undefined,
-  operation: readonly string[],
-  rules: readonly Scenario[],
-): ScenarioResult {
+export function scenarioOf(asked: Scenario, operation: readonly string[], rules: readonly Scenario[]): Scenario {
   const scenario: Scenario = {};
   for (const rule of rules) {
     if (rule.operation === undefined || operation.includes(rule.operation)) Object.assign(scenario, rule);
   }
-  if (!prefer) return { ok: true, scenario };
-  for (const part of prefer.split(/[,;]/)) {
-    const [rawName = '', ...rest] = part.split('=');
-    const name = rawName.trim().toLowerCase();
-    const value = rest.join('=').trim().replace(/^"|"$/g, '');
-    if (!TOKENS.has(name)) continue;
-    if (name === 'fail') {
-      const failure = parseFailure(value);
-      if (failure === undefined) return { ok: false, message: `fail=${value}: use one of ${FAILURES.join(', ')}` };
-      scenario.fail = failure;
-    } else {
-      const number = Number(value);
-      const max = name === 'delay' ? MAX_DELAY_MS : 3600;
-      if (!/^\d+$/.test(value) || number > max) {
-        return { ok: false, message: `${name}=${value}: use a whole number from 0 to ${max}` };
-      }
-      if (name === 'delay') scenario.delay = number;
-      else scenario.retryAfter = number;
-    }
-  }
-  return { ok: true, scenario };
+  if (asked.fail !== undefined) scenario.fail = asked.fail;
+  if (asked.delay !== undefined) scenario.delay = asked.delay;
+  if (asked.retryAfter !== undefined) scenario.retryAfter = asked.retryAfter;
+  return scenario;
 }
 
 /** The problem body and headers a failure scenario answers instead of the engine's (not for `drop`). */

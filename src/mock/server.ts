@@ -40,31 +40,26 @@ import {
   DEFAULT_PAGE_SIZE,
   DEFAULT_SEED,
   type MockEngine,
+  type MockEngineOptions,
   type RawRequest,
   type RawResponse,
 } from './engine.ts';
-import type { MockLimits } from './limits.ts';
 import { FixtureError, type MockFixtures } from './model/fixtures.ts';
 import { linkOrigin } from './origin.ts';
 import type { Journal, JournalOptions } from './persistence/journal.ts';
-import type { Scenario } from './scenarios.ts';
 import { refuse } from './stages/respond.ts';
 
-export interface MockOptions {
+/**
+ * The engine's options (./engine.ts, one source for their meaning and defaults) and the server's
+ * own; the bundles come from `bundlesDir` and the persistence from `statePath` here.
+ */
+export interface MockOptions extends Omit<MockEngineOptions, 'bundles' | 'persistence'> {
   /** Interface to listen on. Default `127.0.0.1`. */
   host?: string;
   /** Port to listen on; `0` picks a free one. Default `4010`. */
   port?: number;
   /** Seed of the generated store (and of Prism's generator in `dynamic` mode). Default `store-admin`. */
   seed?: string;
-  /** Records per page of every list. Default 10. */
-  pageSize?: number;
-  /** One state for every token instead of one per bearer token. Default false. */
-  sharedState?: boolean;
-  /** Refuse a query parameter the operation does not declare (400) instead of naming it in `X-Mock-Unknown-Query`. Default false. */
-  strictQuery?: boolean;
-  /** Fixtures (records per resource) replacing the seeded collections they name. */
-  data?: MockFixtures;
   /** A JSON file of fixtures (as `data`); read and checked at start. */
   dataFile?: string;
   /** Prism's example mode (today's static mock) instead of the data-backed store. Default false. */
@@ -77,12 +72,6 @@ export interface MockOptions {
   bundlesDir?: string;
   /** Receives one line per request (method, path, version, status, time). Default: silent. */
   log?: (line: string) => void;
-  /** The clock of write timestamps (e.g. fixed in tests). Default: the real one. */
-  now?: () => Date;
-  /** Failure scenarios (429, 503, 500, drop, delays) for every request or one operation. */
-  scenarios?: readonly Scenario[];
-  /** Limits of a token's state, of the token states (kept, memory budget) and of a request (./limits.ts); each defaults. */
-  limits?: Partial<MockLimits>;
   /** Cap on request-body bytes buffered across all connections at once. Default 64 MiB. */
   maxBufferedBytes?: number;
   /**
@@ -116,7 +105,7 @@ export interface MockServer {
   port: number;
   /** API versions served, newest first. */
   versions: string[];
-  /** Number of operations served, counted once per operation (19). */
+  /** Number of operations served, counted once per method and path (the operation table's size). */
   operations: number;
   /** `stateful` (the data-backed engine) or `static` (Prism examples). */
   mode: 'stateful' | 'static';
@@ -292,17 +281,10 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
     journal = await openStateFile(options.statePath, { ...(options.warn && { warn: options.warn }) });
   }
   const engine = createMockEngine({
-    ...(journal && { persistence: journal }),
-    ...(options.limits !== undefined && { limits: options.limits }),
+    ...options,
     bundles,
-    ...(options.seed !== undefined && { seed: options.seed }),
-    ...(options.pageSize !== undefined && { pageSize: options.pageSize }),
-    ...(options.sharedState !== undefined && { sharedState: options.sharedState }),
-    ...(options.strictQuery !== undefined && { strictQuery: options.strictQuery }),
-    ...(options.scenarios !== undefined && { scenarios: options.scenarios }),
-    ...(options.now !== undefined && { now: options.now }),
-    ...(data !== undefined && { data, dataSource: options.dataFile ?? 'data' }),
-    ...(options.warn && { warn: options.warn }),
+    ...(journal && { persistence: journal }),
+    ...(data !== undefined && { data, dataSource: options.dataSource ?? options.dataFile ?? 'data' }),
   });
   const handler = (request: IncomingMessage, response: ServerResponse): string | Promise<string> => {
     const raw = new NodeRawRequest(request, io);

@@ -91,10 +91,7 @@ export function createExchangeChecker(bundles: Bundle[]): ExchangeChecker {
       },
     }));
   });
-  const router = createRouter(
-    entries,
-    bundles.map((b) => b.version),
-  );
+  const router = createRouter(entries);
   const contract = new Contract(bundles);
   return {
     contract,

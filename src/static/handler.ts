@@ -159,10 +159,7 @@ export async function createStaticHandler(bundles: Bundle[], options: StaticOpti
   const { dynamic, seed } = options;
   configureGenerator();
   const { baseConfig, entries } = await prismTargets(bundles, options.validateResponses);
-  const router = createRouter(
-    entries,
-    bundles.map((b) => b.version),
-  );
+  const router = createRouter(entries);
   const served: Served = { baseConfig, headerNames: headerNamesOf(bundles), dynamic, seed };
 
   /** Answers one request, before CORS. */

@@ -7,4 +7,5 @@
  * mock never loads Prism. It is also the refusal-parity oracle of the data-backed mock (test/mock/refusals.test.ts).
  */
 export { createStaticHandler, type StaticAnswer, type StaticHandler, type StaticOptions } from './handler.ts';
-export { normalizeViolation, type PrismViolation } from './refusal.ts';
+export type { PrismViolation } from './prism.ts';
+export { normalizeViolation } from './refusal.ts';

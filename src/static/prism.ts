@@ -16,7 +16,6 @@ import {
   VERSION_HEADER,
 } from '../contract/index.ts';
 import type { Violation } from '../http/index.ts';
-import type { PrismViolation } from './refusal.ts';
 
 export interface Target {
   version: string;
@@ -134,6 +133,14 @@ export function headerNamesOf(bundles: Bundle[]): Map<string, string> {
 }
 
 /** The error Prism returns for a request it cannot answer (its generated problem). */
+/** A violation as Prism reports it (request validation diagnostics or its generated 422). */
+export interface PrismViolation {
+  location?: (string | number)[];
+  path?: (string | number)[];
+  code?: string | number;
+  message: string;
+}
+
 export type PrismError = Error & { status?: number; detail?: string; additional?: { validation?: PrismViolation[] } };
 
 /**

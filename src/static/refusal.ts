@@ -13,15 +13,7 @@ import {
   type Violation,
 } from '../http/index.ts';
 import { formatField } from '../validation/index.ts';
-import type { PrismError, Target } from './prism.ts';
-
-/** A violation as Prism reports it (request validation diagnostics or its generated 422). */
-export interface PrismViolation {
-  location?: (string | number)[];
-  path?: (string | number)[];
-  code?: string | number;
-  message: string;
-}
+import type { PrismError, PrismViolation, Target } from './prism.ts';
 
 /**
  * Turns one Prism violation into `{field, rule, message, location}`: a `required` violation names

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/bundles.ts';
+import { tsFilesUnder } from '../helpers/files.ts';
 
 /** subsystem -> the subsystems it may import (through their index.ts). */
 const ALLOWED: Record<string, string[]> = {
@@ -25,20 +26,14 @@ const ALLOWED: Record<string, string[]> = {
   fuzz: ['contract', 'validation'],
   // The proxy uses the mock only for its model (recording fixtures); its HTTP comes from src/http.
   proxy: ['contract', 'validation', 'http', 'mock', 'conformance', 'docs', 'client'],
-  drift: ['contract', 'conformance', 'proxy', 'client'],
+  guard: ['contract'],
+  drift: ['contract', 'conformance', 'proxy', 'guard', 'client'],
   cli: ['contract', 'mock', 'conformance', 'fuzz', 'codegen', 'docs', 'proxy', 'drift'],
 };
 
 const SRC = join(ROOT, 'src');
 /** A subsystem's public entries: index.ts, and browser.ts for the part a browser bundle may import. */
 const PUBLIC_ENTRIES = ['index.ts', 'browser.ts'];
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
 
 /** Every relative import/export specifier of a file (static and dynamic). */
 function importsOf(file: string): string[] {
@@ -65,7 +60,7 @@ describe('src/ subsystems', () => {
 
   it('no file of src/ or scripts/ imports another subsystem except through its index.ts, nor an edge off the table', () => {
     const problems: string[] = [];
-    const files = [...filesUnder(SRC), ...filesUnder(join(ROOT, 'scripts'))];
+    const files = [...tsFilesUnder(SRC), ...tsFilesUnder(join(ROOT, 'scripts'))];
     for (const file of files) {
       const from = subsystemOf(file);
       for (const target of importsOf(file)) {
@@ -81,7 +76,7 @@ describe('src/ subsystems', () => {
   });
 
   it('static imports nothing of mock: no arrow runs up the layers (mock/server.ts loads static)', () => {
-    const staticImports = filesUnder(join(SRC, 'static')).flatMap((file) =>
+    const staticImports = tsFilesUnder(join(SRC, 'static')).flatMap((file) =>
       importsOf(file)
         .filter((target) => subsystemOf(target) === 'mock')
         .map((target) => `${relative(ROOT, file)} imports ${relative(ROOT, target)}`),

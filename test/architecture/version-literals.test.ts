@@ -4,22 +4,16 @@
 // a change of the contract, never of these subsystems. The versions looked for are the contract's
 // own (VERSIONS), so a new one is covered the day it lands. Comments may name versions (they are
 // not code); string literals, template parts, identifiers and property names may not.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { VERSIONS } from '../../src/contract/index.ts';
 import { ROOT } from '../helpers/bundles.ts';
+import { tsFilesUnder } from '../helpers/files.ts';
 
 const SUBSYSTEMS = ['client', 'mock', 'msw'];
 const GENERATED = /\.generated\.ts$/;
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
 
 /** Each version literal of `source` as `line: text`, from its tokens (comments are skipped). */
 function versionLiterals(source: string, versions: readonly string[] = VERSIONS): string[] {
@@ -50,7 +44,7 @@ function versionLiterals(source: string, versions: readonly string[] = VERSIONS)
 
 describe('no API version literal outside src/contract and generated files', () => {
   it.each(SUBSYSTEMS)('src/%s', (subsystem) => {
-    const hits = filesUnder(join(ROOT, 'src', subsystem))
+    const hits = tsFilesUnder(join(ROOT, 'src', subsystem))
       .filter((file) => !GENERATED.test(file))
       .flatMap((file) => versionLiterals(readFileSync(file, 'utf8')).map((hit) => `${relative(ROOT, file)}:${hit}`));
     expect(hits).toEqual([]);

@@ -22,6 +22,8 @@ let client: AdminClient<AdminPaths>;
 const header = VERSION_HEADER.toLowerCase();
 /** The default version of `GET /store/`, the operation these tests call with no version given. */
 const STORE_VERSION = OPERATIONS['GET /store/']?.[0];
+/** The default (first) version of an operation: a new API version serving it changes no test here. */
+const defaultOf = (operation: string) => OPERATIONS[operation]?.[0];
 
 beforeAll(async () => {
   server = await startServer();
@@ -120,7 +122,7 @@ describe('headers', () => {
     client.use({ onRequest: ({ request }) => void seen.push(request.headers.get(VERSION_HEADER) ?? '') });
     await client.GET('/tickets/{id}/', { params: { path: { id: 3 } } });
     await client.withVersion('2023-02-10').GET('/subscriptions/');
-    expect(seen).toEqual(['unstable', '2023-02-10']);
+    expect(seen).toEqual([defaultOf('GET /tickets/{id}/'), '2023-02-10']);
   });
 
   it('sets the headers once per call, with middleware added, per call, ejected or none', async () => {
@@ -139,7 +141,7 @@ describe('headers', () => {
     expect(server.requests.map((r) => [r.headers.authorization, r.headers[header]])).toEqual([
       ['Bearer token-1', STORE_VERSION],
       ['Bearer token-2', STORE_VERSION],
-      ['Bearer token-3', 'unstable'],
+      ['Bearer token-3', defaultOf('GET /tickets/{id}/')],
       ['Bearer token-4', '2023-02-10'],
     ]);
   });
@@ -149,13 +151,13 @@ describe('versions', () => {
   it('withVersion sends that version for an operation it shares', async () => {
     await client.withVersion('2023-02-10').GET('/subscriptions/');
     await client.GET('/subscriptions/');
-    expect(server.requests.map((r) => r.headers[header])).toEqual(['2023-02-10', '2024-04-01']);
+    expect(server.requests.map((r) => r.headers[header])).toEqual(['2023-02-10', defaultOf('GET /subscriptions/')]);
   });
 
   it('withVersion refuses an operation that version does not serve, before sending', async () => {
     const unstable = client.withVersion('unstable');
     await expect(unstable.GET('/subscriptions/' as never)).rejects.toThrow(
-      'GET /subscriptions/ is not served by API version unstable (served by 2024-04-01, 2023-02-10)',
+      `GET /subscriptions/ is not served by API version unstable (served by ${OPERATIONS['GET /subscriptions/']?.join(', ')})`,
     );
     await expect(client.GET('/nope/' as never)).rejects.toThrow('GET /nope/ is not an operation');
     expect(server.requests).toHaveLength(0);

@@ -1,6 +1,6 @@
 // paginate against a local node:http server serving pages linked by `next` URLs.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AdminApiError, createAdminClient, cursorOf, paginate } from '../../src/client/index.ts';
+import { AdminApiError, createAdminClient, cursorOf, OPERATIONS, paginate } from '../../src/client/index.ts';
 import { json, startServer, type TestServer } from './server.ts';
 
 let server: TestServer;
@@ -50,7 +50,9 @@ describe('paginate', () => {
       '/subscriptions/?status=active&cursor=c2',
       '/subscriptions/?status=active&cursor=c3',
     ]);
-    expect(server.requests.every((r) => r.headers['x-service-api-version'] === '2024-04-01')).toBe(true);
+    // Every page in the operation's default version (the first of the operation table).
+    const version = OPERATIONS['GET /subscriptions/']?.[0];
+    expect(server.requests.every((r) => r.headers['x-service-api-version'] === version)).toBe(true);
   });
 
   it('pages() yields whole pages', async () => {

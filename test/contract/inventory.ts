@@ -187,3 +187,10 @@ export const SPEC_SCOPES = [
   'metadata:write',
   'content:write',
 ] as const;
+
+/**
+ * Success statuses beyond the assumed 200 (spec §4: "Success status codes: not shown"), each seen
+ * in recorded traffic: createGiftCard answered 201 in all 24 creations of the staging recording of
+ * 2026-11-25 (openapi/changelogs/2023-02-10.md, docs/fidelity.md).
+ */
+export const RECORDED_SUCCESS: Record<string, string[]> = { createGiftCard: ['201'] };

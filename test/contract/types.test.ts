@@ -138,12 +138,21 @@ function bundleWith(name: string): Json | undefined {
 const refName = (node: Json): string | undefined =>
   typeof node?.$ref === 'string' ? node.$ref.split('/').pop() : undefined;
 
-/** The property without its nullable wrapper: `anyOf: [X, {type: 'null'}]` -> X. */
+/**
+ * The property without its wrappers: `anyOf: [X, {type: 'null'}]` -> X; a shared schema narrowed
+ * where it is used (`allOf: [X]` and a non-null `type`: never null by the recorded evidence) -> X;
+ * an open set of known values (`anyOf: [{type: string, enum}, {type: string}]`) -> its plain string.
+ */
 function unwrap(bundle: Json, raw: Json): Json {
   const node = deref(bundle, raw);
+  if (Array.isArray(node.allOf) && node.allOf.length === 1 && node.type && ![node.type].flat().includes('null')) {
+    return node.allOf[0];
+  }
   if (Array.isArray(node.anyOf)) {
     const members = node.anyOf.filter((m: Json) => deref(bundle, m).type !== 'null');
     if (members.length === 1) return members[0];
+    const strings = members.map((m: Json) => deref(bundle, m)).filter((m: Json) => m.type === 'string');
+    if (strings.length === members.length) return strings.find((m: Json) => !m.enum) ?? raw;
   }
   return raw;
 }

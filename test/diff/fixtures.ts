@@ -2,7 +2,7 @@
  * Small in-memory OpenAPI documents for the breaking-change rules: one operation whose request
  * body, parameters or response schema each test case varies.
  */
-import type { Json } from '../../scripts/diff/model.ts';
+import type { Json } from '../../src/guard/index.ts';
 
 export const PATH = '/things/{id}/';
 

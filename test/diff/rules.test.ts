@@ -1,9 +1,9 @@
-// Table-driven tests of the breaking-change rules (scripts/diff/): each row compares two small
+// Table-driven tests of the breaking-change rules (src/guard/): each row compares two small
 // documents and expects exactly the listed changes, as `severity location rule`. Requests and
 // responses are judged in opposite directions, so most rules have a row for each.
 import { describe, expect, it } from 'vitest';
-import type { Json } from '../../scripts/diff/model.ts';
-import { compareDocuments } from '../../scripts/diff/operations.ts';
+import type { Json } from '../../src/guard/index.ts';
+import { compareDocuments } from '../../src/guard/index.ts';
 import { doc, nullableRef, object } from './fixtures.ts';
 
 interface Row {

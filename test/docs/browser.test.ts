@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { versionOf } from '../../src/contract/index.ts';
 import { docsSite } from '../../src/docs/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { SPEC_OPERATIONS } from '../contract/inventory.ts';
@@ -324,8 +325,9 @@ describe('static build (file://)', () => {
   it('keeps Redoc-style deep links (#operation/<id>) working, picking a version that has the operation', async () => {
     const { page, external } = await open(`${staticUrl}?version=2024-04-01#operation/getTicket`);
     try {
-      await waitForOperation(page, loadBundle('unstable').paths['/tickets/{id}/'].get.summary);
-      expect(new URL(page.url()).searchParams.get('version')).toBe('unstable');
+      const ticketVersion = versionOf('get', '/tickets/{id}/');
+      await waitForOperation(page, loadBundle(ticketVersion).paths['/tickets/{id}/'].get.summary);
+      expect(new URL(page.url()).searchParams.get('version')).toBe(ticketVersion);
       expect(new URL(page.url()).hash).toBe('#/operations/getTicket');
       expect(await page.locator('#docs-notice').innerText()).toBe(
         'getTicket is not in version 2024-04-01; showing version unstable. Versions that have it: unstable',
@@ -339,9 +341,9 @@ describe('static build (file://)', () => {
   it('switches versions: Subscription lines under 2023-02-10 carry a nested product', { timeout: 60_000 }, async () => {
     const { page, external, errors } = await open(`${staticUrl}#/operations/listSubscriptions`);
     try {
-      const summary = loadBundle('2024-04-01').paths['/subscriptions/'].get.summary;
+      const summary = loadBundle(versionOf('get', '/subscriptions/')).paths['/subscriptions/'].get.summary;
       await waitForOperation(page, summary);
-      expect(await page.inputValue('#docs-version')).toBe('2024-04-01');
+      expect(await page.inputValue('#docs-version')).toBe(versionOf('get', '/subscriptions/'));
       const newer = await responseExample(page);
       expect(newer).toContain('"product_title"');
       expect(newer).not.toContain('"stockrecord"');
@@ -482,7 +484,7 @@ describe('served by the mock at /docs', () => {
       expect(ok.status()).toBe(200);
       const headers = ok.request().headers();
       expect(headers.authorization).toBe(await tokenOf(page));
-      expect(headers[HEADER.toLowerCase()]).toBe('2024-04-01');
+      expect(headers[HEADER.toLowerCase()]).toBe(versionOf('get', '/subscriptions/'));
       await page.waitForSelector('text=200 OK');
       await page.screenshot({ path: join(ARTIFACTS, 'try-it-200.png') });
 

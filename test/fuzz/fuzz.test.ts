@@ -13,6 +13,7 @@ import { loadBundles } from '../../src/contract/index.ts';
 import { type FuzzReport, runFuzz } from '../../src/fuzz/index.ts';
 import { createHandlers } from '../../src/msw/index.ts';
 import { ROOT } from '../helpers/bundles.ts';
+import { type MockProcess, spawnMock } from '../helpers/mock-process.ts';
 import { CLI, runProcess } from '../helpers/process.ts';
 import { FAULTS, startWrongFuzzServer } from './wrong-server.ts';
 
@@ -224,5 +225,63 @@ describe('the fuzz command reports how each operation’s success path was exerc
     expect(result.stderr).toMatch(
       /Not exercised: valid requests accepted fewer than --min-accepted 1000 times: getTicket \(unstable\) \d+ of \d+\./,
     );
+  });
+});
+
+describe('valid requests drawn from the contract’s examples reach the success paths of a server holding them', () => {
+  let mock: MockProcess;
+  beforeAll(async () => {
+    mock = await spawnMock([]);
+  });
+  afterAll(() => mock.kill());
+
+  it('`fuzz --allow-writes` against a fresh mock process: every operation accepted at least once, exit 0', async () => {
+    // Before: moveFulfillmentOrder 0 accepted (a drawn new_location_id never named one of the mock's locations), exit 3.
+    const result = await runProcess(
+      process.execPath,
+      [...CLI, 'fuzz', '--base-url', mock.url, '--token', 't', '--allow-writes', '--seed', '42', '--cases', '200'],
+      { cwd: ROOT, timeoutMs: 60_000 },
+    );
+    expect(result.code, result.stdout + result.stderr).toBe(EXIT.ok);
+    const counts = [
+      ...result.stdout.matchAll(/^ {2}(ok|NOT EXERCISED) (\w+) \(([\w-]+)\): \d+ valid sent, (\d+) accepted/gm),
+    ];
+    expect(counts.map(([, , operation, version]) => `${version} ${operation}`).sort()).toEqual(EVERY_OPERATION);
+    expect(counts.filter(([, mark, , , accepted]) => mark !== 'ok' || Number(accepted) < 1)).toEqual([]);
+    expect(result.stderr).not.toContain('Not exercised');
+    expect(result.stdout).toContain('No failure in');
+  });
+
+  it('draws about half the requests (valid ones, bases of invalid ones) from the examples, path and body together; the rest from the schemas', async () => {
+    const moves: { path: string; body: { new_location_id?: unknown } }[] = [];
+    const recording: typeof fetch = (input, init) => {
+      const url = new URL(String(input));
+      if (init?.method === 'POST' && url.pathname.endsWith('/move/') && init.headers) {
+        const headers = init.headers as Record<string, string>;
+        if (headers.Authorization && headers['X-Service-API-Version'] === '2024-04-01') {
+          moves.push({ path: url.pathname, body: JSON.parse(String(init.body ?? '{}')) });
+        }
+      }
+      return fetch(input, init);
+    };
+    const report = await runFuzz({
+      baseUrl: mock.url,
+      token: 'examples',
+      seed: 7,
+      cases: 400,
+      allowWrites: true,
+      versions: ['2024-04-01'],
+      fetch: recording,
+    });
+    expect(failuresOf(report)).toEqual([]);
+    // The move example: fulfillment order 1042 (the id parameter's example) to location 14 (the body example's).
+    const fromExamples = moves.filter(
+      (m) => m.path === '/fulfillment-orders/1042/move/' && m.body.new_location_id === 14,
+    );
+    const drawn = moves.filter((m) => typeof m.body.new_location_id === 'number' && m.body.new_location_id !== 14);
+    expect(fromExamples.length, JSON.stringify(moves)).toBeGreaterThan(moves.length / 5);
+    expect(drawn.length, JSON.stringify(moves)).toBeGreaterThan(moves.length / 5);
+    const move = report.operations.find((c) => c.operation === 'moveFulfillmentOrder');
+    expect(move?.accepted).toBeGreaterThanOrEqual(1);
   });
 });

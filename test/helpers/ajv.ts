@@ -1,6 +1,6 @@
 /**
- * The contract tests' validator: scripts/lib/ajv.ts per version bundle (cached), and a helper that
- * validates a value against an inline schema of the bundle.
+ * The contract tests' validator: `ajvWithBundle` (src/validation/ajv.ts) per version bundle
+ * (cached), and a helper that validates a value against an inline schema of the bundle.
  */
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { ajvWithBundle } from '../../src/validation/index.ts';

@@ -1,5 +1,5 @@
 /**
- * The committed version bundles for the suites that check the contract: scripts/lib/bundles.ts
+ * The committed version bundles for the suites that check the contract: src/contract/bundles.ts
  * (shared with the mock and the conformance runner), loaded once per version.
  */
 import { fileURLToPath } from 'node:url';

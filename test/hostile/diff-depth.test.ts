@@ -9,9 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DiffInputError, type Json } from '../../scripts/diff/model.ts';
-import { compareDocuments } from '../../scripts/diff/operations.ts';
-import { MAX_DEPTH } from '../../scripts/diff/schema.ts';
+import { compareDocuments, DiffInputError, type Json, MAX_DEPTH } from '../../src/guard/index.ts';
 import { ROOT } from './fixtures.ts';
 
 const BUNDLE: Json = JSON.parse(readFileSync(join(ROOT, 'generated', 'openapi', '2024-04-01.json'), 'utf8'));

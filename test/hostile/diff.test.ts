@@ -6,10 +6,9 @@
 // Every case asserts the exact exit code of the shared table (src/cli/exit-codes.ts) and the
 // message; an error never exits 1, the code meaning "breaking change found".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Json } from '../../scripts/diff/model.ts';
-import { compareDocuments } from '../../scripts/diff/operations.ts';
-import { MAX_DEPTH, MAX_LISTED } from '../../scripts/diff/schema.ts';
 import { EXIT } from '../../src/cli/exit-codes.ts';
+import type { Json } from '../../src/guard/index.ts';
+import { compareDocuments, MAX_DEPTH, MAX_LISTED } from '../../src/guard/index.ts';
 import { VERSIONS } from '../helpers/bundles.ts';
 import {
   branchingBundle,

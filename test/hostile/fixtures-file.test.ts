@@ -52,7 +52,7 @@ describe('a fixture file the mock refuses', () => {
     [
       'a record breaking an enum',
       'enum.json',
-      /: tickets\[0\] \(id 1\): field priority breaks the contract \(enum\): Fixture record field priority: must be one of high, medium, low, null/,
+      /: tickets\[0\] \(id 1\): field priority breaks the contract \(enum\): Fixture record field priority: must be one of high, medium, low \(received/,
     ],
   ])('%s: a FixtureError naming the file and the rule, quoting nothing', async (_, name, message) => {
     const error = await startMock({ port: 0, dataFile: at(name) }).then(

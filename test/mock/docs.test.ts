@@ -1,11 +1,13 @@
 /**
  * docs/mock.md documents what the mock really does: every write operation has a row of the writes
  * table, every applied filter is in the applied table and every filter accepted but not applied in
- * the not-applied table, the default page size and the seeded counts are the code's.
+ * the not-applied table, every row of the state table says what the code's row accepts, the default
+ * page size and the seeded counts are the code's.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PAGE_SIZE, OPERATION_DECLS, SEEDED_COUNTS } from '../../src/mock/index.ts';
+import { TRANSITIONS } from '../../src/mock/transitions.ts';
 import { bundles } from './engine.ts';
 
 const doc = readFileSync(new URL('../../docs/mock.md', import.meta.url), 'utf8');
@@ -38,6 +40,12 @@ describe('docs/mock.md', () => {
       for (const filter of decl.filters) expect(appliedTable).toContain(`\`${filter.param}\``);
       for (const name of decl.notApplied) expect(ignoredTable).toContain(`\`${name}\``);
     }
+  });
+
+  it('has the state table of the code: each write with a state row, its Accepts cell word for word', () => {
+    const table = section('State table');
+    expect(TRANSITIONS.length).toBeGreaterThan(0);
+    for (const { operationId, accepts } of TRANSITIONS) expect(table, operationId).toContain(`| ${accepts} |`);
   });
 
   it('states the default page size and the seeded id ranges of the code', () => {

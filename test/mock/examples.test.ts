@@ -94,8 +94,9 @@ describe('examples', () => {
     expect(undeclared.json.detail).toContain('200 (examples: store)');
   });
 
-  it('refuses a Prefer header it cannot use, naming it', async () => {
-    const response = await call('GET', '/store/', { headers: { Prefer: 'code=teapot' } });
+  // The one parse of the header (src/http/prefer.ts): a scenario token too, as the data-backed mock.
+  it.each(['code=teapot', 'fail=418', 'delay=soon'])('refuses Prefer: %s, naming the header', async (prefer) => {
+    const response = await call('GET', '/store/', { headers: { Prefer: prefer } });
     expect(response.status).toBe(400);
     expect(response.json.validation).toEqual([expect.objectContaining({ field: 'header.Prefer', rule: 'prefer' })]);
   });

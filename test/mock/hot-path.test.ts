@@ -96,7 +96,6 @@ describe('router index by first segment', () => {
   ];
   const router = createRouter(
     templates.map(([path = '', target = '']) => ({ method: 'get', path, version: 'v1', target })),
-    ['v1'],
   );
   const target = (path: string) => {
     const found = router.resolve('GET', path, undefined);

@@ -76,3 +76,25 @@ describe('startMock({ static: true, bundlesDir, log })', () => {
     await expect(startMock({ port: mock.port })).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 });
+
+describe("startMock takes every engine option (MockOptions extends the engine's)", () => {
+  it('passes requestLogSize and dataSource to the engine', async () => {
+    const mock = await startMock({
+      port: 0,
+      requestLogSize: 2,
+      data: JSON.parse('{"subscriptions": [{"id": -1}]}'),
+      dataSource: 'the-fixture',
+      warn: () => {},
+    }).catch((error: Error) => error);
+    // A hand-written fixture is refused at its first bad record, named by its source.
+    expect(mock).toBeInstanceOf(Error);
+    expect((mock as Error).message).toContain('the-fixture');
+    const logged = await startMock({ port: 0, requestLogSize: 2 });
+    try {
+      for (let i = 0; i < 3; i++) await call('GET', '/store/', { baseUrl: logged.url });
+      expect(logged.engine?.requests()).toHaveLength(2);
+    } finally {
+      await logged.close();
+    }
+  });
+});

@@ -109,4 +109,16 @@ describe('failure scenarios', () => {
     const delay = await client().GET('/store/', { headers: { Prefer: 'delay=soon' } });
     expect(delay.error).toMatchObject({ detail: 'Prefer: delay=soon: use a whole number from 0 to 60000.' });
   });
+
+  // One parse of the header: a bad token anywhere in it refuses the request before a scenario acts.
+  it.each([
+    ['fail=429, code=abc', 'code must be an HTTP status code'],
+    ['code=abc, fail=drop', 'code must be an HTTP status code'],
+    ['delay=1; fail=500, example=', 'example needs a name'],
+  ])('Prefer: %s is refused at once, naming the bad token', async (prefer, message) => {
+    const { response, error } = await client().GET('/store/', { headers: { Prefer: prefer } });
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(error)).toContain(message);
+    expect(JSON.stringify(error)).toContain('header.Prefer');
+  });
 });

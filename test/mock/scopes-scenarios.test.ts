@@ -1,6 +1,7 @@
 // Unit tests of the mock's optional scope check (RFC 6750 insufficient_scope) and of its failure
 // scenarios (Prefer fail=/delay=/retry-after=, and per-mock rules), table-driven.
 import { describe, expect, it } from 'vitest';
+import { parsePrefer } from '../../src/http/index.ts';
 import { failureProblem, scenarioOf } from '../../src/mock/scenarios.ts';
 import { insufficientScope, requirementsOf, scopesOfToken } from '../../src/mock/scopes.ts';
 
@@ -56,7 +57,11 @@ describe('scopes', () => {
 });
 
 describe('failure scenarios', () => {
-  const ask = (prefer?: string) => prefer;
+  const ask = (prefer?: string) => {
+    const parsed = parsePrefer(prefer);
+    if (!parsed.ok) throw new Error(parsed.message);
+    return parsed.preferences;
+  };
   const ids = ['getStore', 'GET /store/'];
 
   it.each([
@@ -66,8 +71,7 @@ describe('failure scenarios', () => {
     ['delay=250', { delay: 250 }],
     ['code=200, delay=5', { delay: 5 }],
   ])('Prefer: %s → %j', (prefer, scenario) => {
-    const result = scenarioOf(ask(prefer), ids, []);
-    expect(result.ok && result.scenario).toEqual(scenario);
+    expect(scenarioOf(ask(prefer), ids, [])).toEqual(scenario);
   });
 
   it.each([
@@ -76,7 +80,7 @@ describe('failure scenarios', () => {
     ['delay=60001', 'from 0 to 60000'],
     ['retry-after=soon', 'retry-after=soon'],
   ])('refuses Prefer: %s', (prefer, message) => {
-    const result = scenarioOf(ask(prefer), ids, []);
+    const result = parsePrefer(prefer);
     expect(result.ok).toBe(false);
     expect(!result.ok && result.message).toContain(message);
   });
@@ -87,8 +91,8 @@ describe('failure scenarios', () => {
       { operation: 'getStore', fail: 503 as const },
       { operation: 'other', fail: 500 as const },
     ];
-    expect(scenarioOf(ask(), ids, rules)).toMatchObject({ ok: true, scenario: { delay: 100, fail: 503 } });
-    expect(scenarioOf(ask('fail=429'), ids, rules)).toMatchObject({ ok: true, scenario: { fail: 429 } });
+    expect(scenarioOf(ask(), ids, rules)).toMatchObject({ delay: 100, fail: 503 });
+    expect(scenarioOf(ask('fail=429'), ids, rules)).toMatchObject({ fail: 429 });
   });
 
   it.each([

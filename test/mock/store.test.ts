@@ -548,7 +548,7 @@ describe('fixtures (--data)', () => {
       engineOf({ data: { tickets: [ticket, { ...ticket, id: 2, priority: 'urgent' }] }, dataSource: 'f.json' }),
     ).toThrow(
       new FixtureError(
-        'f.json: tickets[1] (id 2): field priority breaks the contract (enum): Fixture record field priority: must be one of high, medium, low, null (received "urgent")',
+        'f.json: tickets[1] (id 2): field priority breaks the contract (enum): Fixture record field priority: must be one of high, medium, low (received "urgent")',
       ),
     );
     expect(() => engineOf({ data: { gadgets: [] } as never })).toThrow(/unknown resource "gadgets"/);

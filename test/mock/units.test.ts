@@ -7,17 +7,14 @@ import { normalizeViolation } from '../../src/static/refusal.ts';
 import { formatField } from '../../src/validation/index.ts';
 
 describe('router', () => {
-  const router = createRouter(
-    [
-      { method: 'get', path: '/subscriptions/', version: '2023-02-10', target: 'subs-old' },
-      { method: 'get', path: '/subscriptions/', version: '2024-04-01', target: 'subs-new' },
-      { method: 'post', path: '/subscriptions/{id}/renew/', version: '2024-04-01', target: 'renew' },
-      { method: 'patch', path: '/tickets/{id}/', version: '2024-04-01', target: 'ticket-update' },
-      { method: 'get', path: '/tickets/{id}/', version: 'unstable', target: 'ticket-get' },
-      { method: 'get', path: '/store/', version: '2024-04-01', target: 'store' },
-    ],
-    ['2024-04-01', '2023-02-10', 'unstable'],
-  );
+  const router = createRouter([
+    { method: 'get', path: '/subscriptions/', version: '2023-02-10', target: 'subs-old' },
+    { method: 'get', path: '/subscriptions/', version: '2024-04-01', target: 'subs-new' },
+    { method: 'post', path: '/subscriptions/{id}/renew/', version: '2024-04-01', target: 'renew' },
+    { method: 'patch', path: '/tickets/{id}/', version: '2024-04-01', target: 'ticket-update' },
+    { method: 'get', path: '/tickets/{id}/', version: 'unstable', target: 'ticket-get' },
+    { method: 'get', path: '/store/', version: '2024-04-01', target: 'store' },
+  ]);
 
   it('compiles path templates to anchored patterns', () => {
     const pattern = templateToRegExp('/orders/{number}/fulfillments/');

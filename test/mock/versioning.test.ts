@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildPath, requestExample } from '../../src/conformance/index.ts';
-import { loadBundles, VERSION_HEADER, VERSIONS } from '../../src/contract/index.ts';
+import { loadBundles, VERSION_HEADER, VERSIONS, versionOf, versionsOf } from '../../src/contract/index.ts';
 import { SPEC_OPERATIONS } from '../contract/inventory.ts';
+import { engineOf, send } from './engine.ts';
 import { call, freshToken, STORE_BODIES, STORE_PARAMS } from './http.ts';
 
 const bundles = loadBundles();
@@ -105,6 +106,28 @@ describe('version routing', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get(VERSION_HEADER)).toBe(version);
     }
+  });
+});
+
+describe('the default version, whatever the order of the bundles', () => {
+  // The bundles are data (a browser passes them in): their order must not pick the default.
+  const engine = engineOf({ bundles: [...bundles].reverse() });
+
+  it('lists the versions in the contract order', () => {
+    expect(engine.versions).toEqual([...VERSIONS]);
+  });
+
+  it.each(endpoints)('without the header, $method $path gets versionOf(method, path)', async (endpoint) => {
+    const { method, path, url, body } = endpoint;
+    const response = await send(engine, method, url, { token: 'reversed', ...(body !== undefined && { body }) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get(VERSION_HEADER)).toBe(versionOf(method, path));
+  });
+
+  it('refuses an unlisted version naming the allowed ones in the contract order', async () => {
+    const response = await send(engine, 'GET', '/subscriptions/', { version: '2022-01-01' });
+    expect(response.status).toBe(400);
+    expect(response.json.allowed).toEqual(versionsOf('GET', '/subscriptions/'));
   });
 });
 

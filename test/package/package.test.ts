@@ -417,7 +417,7 @@ export type OldPathNames = keyof OldPaths;
 
 // @ts-expect-error: not a path of the API
 void client.GET('/no-such-path/');
-// @ts-expect-error: a store's name is a string (or null)
+// @ts-expect-error: a store's name is a string
 export const wrong: Store['name'] = 42;
 `,
   );
@@ -435,8 +435,10 @@ for (const subscription of page.results) out.push(subscription.id);
 return out;
 }
 export const ticketId = (ticket: Ticket): number => ticket.id;
-// @ts-expect-error: every other field keeps the nullability policy
+// A field the staging recording never showed null reads plainly (docs/fidelity.md)…
 export const subject = (ticket: Ticket): string => ticket.subject;
+// @ts-expect-error: …one it showed null keeps the nullability policy
+export const fromEmail = (ticket: Ticket): string => ticket.from_email;
 `,
   );
   await writeFile(

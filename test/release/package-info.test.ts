@@ -1,4 +1,4 @@
-// scripts/lib/package-info.ts: what `store-admin-contract --version` prints, and the release
+// src/contract/package.ts: what `store-admin-contract --version` prints, and the release
 // hygiene around it (a changelog entry for the package version and a changelog per API version).
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -15,6 +15,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 export const WEIGHTS: Readonly<Record<string, number>> = {
   'test/package/package.test.ts': 97,
   'test/docs/browser.test.ts': 55,
+  'test/drift/propose.test.ts': 60,
   'test/ecosystem/generators.test.ts': 19,
   'test/architecture/typecheck.test.ts': 15,
   'test/mock/cli.test.ts': 14,

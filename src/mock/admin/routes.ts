@@ -27,7 +27,7 @@ interface Call {
 
 type Route = { method: string; path: RegExp; run(call: Call, name: string): Promise<RawResponse> | RawResponse };
 
-/** A refusal naming one field, of a kind of the catalogue (../problems.ts). */
+/** A refusal naming one field, of a kind of the catalogue (src/http/catalogue.ts). */
 const failure = (
   kind: 'adminRequest' | 'invalidRequest' | 'notFound' | 'tooLarge' | 'limit',
   field: string,

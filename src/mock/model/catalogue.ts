@@ -89,7 +89,15 @@ export interface Product {
   categories: Category[];
 }
 
-const productNamed = (id: number, title: string, sku: string, variant: string, price: number): Product => ({
+interface Named {
+  id: number;
+  title: string;
+  sku: string;
+  variant: string;
+  price: number;
+}
+
+const productNamed = ({ id, title, sku, variant, price }: Named): Product => ({
   id,
   title,
   slug: title.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
@@ -109,21 +117,22 @@ export const PRODUCTS: Product[] = (
     ['Linen trousers', 'LIN-TROUSER', 'Sand / 32', 79.0],
     ['Canvas tote', 'CANVAS-TOTE', 'Natural', 19.5],
   ] as const
-).map(([title, sku, variant, price], index) => productNamed(index + 1, title, sku, variant, price));
+).map(([title, sku, variant, price], index) => productNamed({ id: index + 1, title, sku, variant, price }));
 
 /** The product a line names (a subscription line or an example's line item), priced as the line is. */
 export const productFrom = (line: Rec): Product =>
-  productNamed(
-    Number(line.product_id),
-    String(line.product_title ?? productOf(Number(line.product_id)).title),
-    String(line.sku ?? `SKU-${line.product_id}`),
-    String(line.variant_title ?? 'Default'),
-    Number(line.price ?? line.price_incl_tax),
-  );
+  productNamed({
+    id: Number(line.product_id),
+    title: String(line.product_title ?? productOf(Number(line.product_id)).title),
+    sku: String(line.sku ?? `SKU-${line.product_id}`),
+    variant: String(line.variant_title ?? 'Default'),
+    price: Number(line.price ?? line.price_incl_tax),
+  });
 
 /** A product of the catalogue; any other id is "Product N" at 10.00 (no category). */
 export const productOf = (id: number): Product =>
-  PRODUCTS.find((p) => p.id === id) ?? productNamed(id, `Product ${id}`, `SKU-${id}`, 'Default', 10);
+  PRODUCTS.find((p) => p.id === id) ??
+  productNamed({ id, title: `Product ${id}`, sku: `SKU-${id}`, variant: 'Default', price: 10 });
 
 export const excl = (incl: number) => incl / 1.19;
 
@@ -163,8 +172,16 @@ export function location(template: Rec, index: number): Rec {
   return out;
 }
 
+/** What an order line is of: `quantity` × `product`, its id, when it was added. */
+export interface LineOf {
+  product: Product;
+  id: number;
+  quantity: number;
+  created: string;
+}
+
 /** An order line of `quantity` × `product` (seeded orders and add-line-items share it). */
-export function orderLine(template: Rec, product: Product, id: number, quantity: number, created: string): Rec {
+export function orderLine(template: Rec, { product, id, quantity, created }: LineOf): Rec {
   const incl = product.price;
   const line = clone(template);
   Object.assign(line, {
@@ -268,3 +285,18 @@ export function retotal(order: Rec): void {
     Object.assign(order.report_values, reported);
   }
 }
+
+/** A compact (order-embedded) `sale` transaction of `amount`. */
+export function compactSale(template: Rec, id: number, amount: string, created: string): Rec {
+  const out = structuredClone(template);
+  Object.assign(out, { id, amount, date_created: created, status: 'succeeded', type: 'sale', parent_id: null });
+  if (out.report_values) out.report_values = { ...out.report_values, amount };
+  return out;
+}
+
+/** The id of an order's `k`-th line (0-based): unique in the store while an order holds under 1000 lines. */
+export const lineId = (number: string, k: number): number => (Number(number) - 1000) * 1000 + k;
+
+/** The day (`YYYY-MM-DD`) of a timestamp, for the date filters (undefined when not a string). */
+export const dayOf = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value.slice(0, 10) : undefined;

@@ -7,7 +7,7 @@
  */
 import { type Bundle, deref, type Json, jsonMediaOf, responseMediaOf } from '../../contract/index.ts';
 import { checkResponseOf } from '../../validation/index.ts';
-import type { CollectionDecl, ExampleContext, Rec, StoreData } from './types.ts';
+import type { Collection, CollectionDecl, ExampleContext, Rec, StoreData } from './types.ts';
 
 /** The records of `collection` in one example value (a page, an array, a record, or records by name). */
 export function recordsIn(collection: CollectionDecl, value: Json): Rec[] {
@@ -57,7 +57,7 @@ function laterState(record: Rec, known: Rec): boolean {
  * several examples (a fulfillment in its own operation's and inside an order) is their union, so
  * it satisfies every version's schema that shows it.
  */
-export function exampleRecords(bundles: Bundle[], collection: CollectionDecl): Rec[] {
+export function exampleRecords(bundles: Bundle[], collection: Collection): Rec[] {
   const schema = collection.schema;
   if (!schema || schema.shape === 'element') return [];
   const found = new Map<string, Rec>();
@@ -85,11 +85,11 @@ export function exampleRecords(bundles: Bundle[], collection: CollectionDecl): R
 }
 
 /** The keys the path parameter examples of a collection's operations name (`1042`, `"100234"`). */
-export function exampleKeys(bundles: Bundle[], collection: CollectionDecl): string[] {
+export function exampleKeys(bundles: Bundle[], collection: Collection): string[] {
   const keys = new Set<string>();
   for (const bundle of bundles) {
     for (const operation of bundle.operations) {
-      if (!collection.addressedBy?.includes(operation.operationId)) continue;
+      if (!collection.addressedBy.includes(operation.operationId)) continue;
       for (const parameter of operation.parameters) {
         if (parameter?.in !== 'path') continue;
         const example = parameter.example ?? deref(bundle.document, parameter.schema)?.example;

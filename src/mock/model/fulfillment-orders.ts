@@ -1,15 +1,30 @@
 /**
  * Fulfillment orders 1..56: every (`status`, `request_status`) pair once, each holding the lines of
- * one order, assigned to one of the locations. `supported_actions` is derived from the state table
- * (../transitions.ts) whenever a record is shown.
+ * one order, assigned to one of the locations. Their lists; their writes (move, fulfillment request,
+ * cancellation accept) with their rows of the state table; `supported_actions` derived from those
+ * rows, so a record's actions always agree with what the writes accept next.
  */
-
-import { supportedActions } from '../transitions.ts';
-import { at, day, FULFILLMENT_STATUSES, REQUEST_STATUSES } from './catalogue.ts';
+import { clone, refuse } from '../writes/common.ts';
+import { at, day, dayOf, FULFILLMENT_STATUSES, REQUEST_STATUSES } from './catalogue.ts';
 import { copyAtKey } from './examples.ts';
-import type { CollectionDecl, ExampleContext, Rec } from './types.ts';
+import type { CollectionDecl, ExampleContext, Rec, WriteOperation, WriteResult } from './types.ts';
 
-const clone = <T>(value: T): T => structuredClone(value);
+/** The assignment status of a fulfillment order, from its request_status (the mock's mapping). */
+export const ASSIGNMENT_STATUS: Record<string, string> = {
+  pending: 'fulfillment_unrequested',
+  requested: 'fulfillment_requested',
+  accepted: 'fulfillment_accepted',
+  cancel_requested: 'cancellation_requested',
+};
+
+const DONE = new Set(['closed', 'canceled']);
+
+/** Why a fulfillment order cannot be moved or requested (closed, canceled or empty), or undefined. */
+const openRefusal = (record: Rec): string | undefined => {
+  if (DONE.has(record.status)) return `has status ${record.status}`;
+  if (!Array.isArray(record.line_items) || record.line_items.length === 0) return 'has no line items left';
+  return undefined;
+};
 
 /**
  * A pending, open fulfillment order holding the line items the example requests name (move and
@@ -53,19 +68,197 @@ function atExampleKey(key: string, context: ExampleContext): [string, Rec][] {
   return [['fulfillmentOrders', record]];
 }
 
+/** A fulfillment order as stored: its `supported_actions` derived from its state. */
+export const withActions = (record: Rec): Rec => Object.assign(record, { supported_actions: supportedActions(record) });
+
+/** The `supported_actions` of a fulfillment order: the actions whose write accepts it now. */
+export function supportedActions(record: Rec): string[] {
+  const actions: string[] = [];
+  for (const { state } of Object.values(WRITES))
+    if (state?.action !== undefined && state.refuses(record) === undefined) actions.push(state.action);
+  return actions;
+}
+
+const copyOf = (source: Rec, id: number, now: string, lines: Rec[]): Rec => ({
+  ...clone(source),
+  id,
+  created_at: now,
+  updated_at: now,
+  line_items: lines.map((line, k) => ({ ...clone(line), id: id * 10 + k, fulfillment_order_id: id })),
+});
+
+/** The line items a request names (`[{id, quantity?}]`), or a refusal naming the first unknown one. */
+function selectLines(
+  record: Rec,
+  items: unknown,
+): { ok: true; selected: Rec[]; rest: Rec[] } | { ok: false; result: WriteResult } {
+  const lines = (record.line_items ?? []) as Rec[];
+  if (!Array.isArray(items) || items.length === 0) return { ok: true, selected: lines, rest: [] };
+  const selected: Rec[] = [];
+  for (const [index, item] of items.entries()) {
+    const line = lines.find((l) => l.id === (item as Rec)?.id);
+    if (!line) {
+      const field = `body.fulfillment_order_line_items[${index}].id`;
+      const message = `fulfillment order ${record.id} has no line item ${JSON.stringify((item as Rec)?.id)} (its line items: ${lines.map((l) => l.id).join(', ')})`;
+      return { ok: false, result: refuse(field, 'exists', message) };
+    }
+    if (!selected.includes(line)) selected.push(line);
+  }
+  return { ok: true, selected, rest: lines.filter((l) => !selected.includes(l)) };
+}
+
+const WRITES: Record<string, WriteOperation> = {
+  moveFulfillmentOrder: {
+    kind: 'write',
+    param: 'id',
+    state: {
+      action: 'move',
+      accepts: 'fulfillment order `status` not closed or canceled, with line items',
+      refuses: openRefusal,
+    },
+    references: (state, body) => {
+      if (state.get('locations', body.new_location_id)) return undefined;
+      const ids = state
+        .list('locations')
+        .map((l) => l.id)
+        .join(', ');
+      return refuse(
+        'body.new_location_id',
+        'exists',
+        `no location ${body.new_location_id} (the mock's locations: ${ids})`,
+      );
+    },
+    run: ({ state, record, body, now }) => {
+      // references() found it.
+      const location = state.get('locations', body.new_location_id) as Rec;
+      if (record.assigned_location?.id === location.id) {
+        return refuse(
+          'body.new_location_id',
+          'state',
+          `fulfillment order ${record.id} is already at location ${location.id}`,
+        );
+      }
+      const picked = selectLines(record, body.fulfillment_order_line_items);
+      if (!picked.ok) return picked.result;
+      const moved = copyOf(record, state.nextKey('fulfillmentOrders'), now, picked.selected);
+      Object.assign(moved, {
+        assigned_location: clone(location),
+        status: 'open',
+        request_status: 'pending',
+        merchant_requests: [],
+      });
+      record.line_items = picked.rest;
+      record.updated_at = now;
+      if (picked.rest.length === 0) record.status = 'closed';
+      return {
+        ok: true,
+        body: { moved_fulfillment_order: withActions(moved), original_fulfillment_order: withActions(record) },
+        shape: 'values',
+        changes: [
+          ['fulfillmentOrders', record],
+          ['fulfillmentOrders', moved],
+        ],
+      };
+    },
+  },
+  sendFulfillmentRequest: {
+    kind: 'write',
+    param: 'id',
+    state: {
+      action: 'request_fulfillment',
+      accepts: '`status` not closed or canceled, `request_status` pending, with line items',
+      refuses: (r) =>
+        openRefusal(r) ??
+        (r.request_status === 'pending'
+          ? undefined
+          : `has request_status ${r.request_status}; a fulfillment request needs pending`),
+    },
+    run: ({ state, record, body, now }) => {
+      const picked = selectLines(record, body?.fulfillment_order_line_items);
+      if (!picked.ok) return picked.result;
+      const request = { message: body?.message ?? null, notify: body?.notify ?? false, type: 'fulfill_request' };
+      record.updated_at = now;
+      if (picked.rest.length === 0) {
+        record.request_status = 'requested';
+        record.merchant_requests = [...(record.merchant_requests ?? []), request];
+        withActions(record);
+        const parts = {
+          original_fulfillment_order: record,
+          requested_fulfillment_order: record,
+          unrequested_fulfillment_order: null,
+        };
+        return { ok: true, body: parts, shape: 'values', changes: [['fulfillmentOrders', record]] };
+      }
+      const requested = copyOf(record, state.nextKey('fulfillmentOrders'), now, picked.selected);
+      Object.assign(requested, { request_status: 'requested', merchant_requests: [request] });
+      record.line_items = picked.rest;
+      const parts = {
+        original_fulfillment_order: withActions(record),
+        requested_fulfillment_order: withActions(requested),
+        unrequested_fulfillment_order: record,
+      };
+      return {
+        ok: true,
+        body: parts,
+        shape: 'values',
+        changes: [
+          ['fulfillmentOrders', record],
+          ['fulfillmentOrders', requested],
+        ],
+      };
+    },
+  },
+  acceptCancellationRequest: {
+    kind: 'write',
+    param: 'id',
+    state: {
+      accepts:
+        '`status` not closed or canceled, `request_status` not cancel_accepted or closed (the contract has no operation sending a cancellation request, so the mock takes one as sent)',
+      refuses: (r) =>
+        DONE.has(r.status)
+          ? `has status ${r.status}`
+          : r.request_status === 'cancel_accepted' || r.request_status === 'closed'
+            ? `has request_status ${r.request_status}; there is no cancellation left to accept`
+            : undefined,
+    },
+    run: ({ record, now }) => {
+      Object.assign(record, { request_status: 'cancel_accepted', status: 'canceled', updated_at: now });
+      return { ok: true, body: withActions(record), changes: [['fulfillmentOrders', record]] };
+    },
+  },
+};
+
 export const fulfillmentOrders: CollectionDecl = {
   name: 'fulfillmentOrders',
   key: 'id',
   singular: 'fulfillment order',
   schema: { operationId: 'acceptCancellationRequest', shape: 'body' },
-  servedBy: [
-    'listFulfillmentOrders',
-    'listAssignedFulfillmentOrders',
-    'moveFulfillmentOrder',
-    'sendFulfillmentRequest',
-    'acceptCancellationRequest',
-  ],
-  addressedBy: ['moveFulfillmentOrder', 'sendFulfillmentRequest', 'acceptCancellationRequest'],
+  operations: {
+    listFulfillmentOrders: {
+      kind: 'list',
+      filters: [
+        { param: 'order_number', kind: 'eq', get: (r) => r.order_number },
+        { param: 'location_id', kind: 'eq', get: (r) => r.assigned_location?.id },
+        { param: 'status', kind: 'any', get: (r) => r.status },
+        { param: 'request_status', kind: 'any', get: (r) => r.request_status },
+        { param: 'fulfillment_order_id', kind: 'eq', get: (r) => r.id },
+        { param: 'date_created_from', kind: 'from', get: (r) => dayOf(r.created_at) },
+        { param: 'date_created_to', kind: 'to', get: (r) => dayOf(r.created_at) },
+      ],
+      notApplied: ['shipping_method', 'product', 'sku'],
+    },
+    listAssignedFulfillmentOrders: {
+      kind: 'list',
+      filters: [
+        { param: 'location_id', kind: 'eq', get: (r) => r.assigned_location?.id },
+        { param: 'assignment_status', kind: 'eq', get: (r) => ASSIGNMENT_STATUS[r.request_status] },
+        { param: 'date_created_from', kind: 'from', get: (r) => dayOf(r.created_at) },
+        { param: 'date_created_to', kind: 'to', get: (r) => dayOf(r.created_at) },
+      ],
+      notApplied: [],
+    },
+    ...WRITES,
+  },
   atExampleKey: atExampleKey,
   relations: [
     { name: 'order', to: 'orders', keys: (r) => [r.order_number] },

@@ -12,9 +12,9 @@ export const fulfillments: CollectionDecl = {
   key: 'id',
   singular: 'fulfillment',
   schema: { operationId: 'getOrderFulfillments', shape: 'body' },
-  servedBy: ['getOrderFulfillments'],
+  // Served by getOrderFulfillments, declared with the orders it addresses (./orders.ts).
+  operations: {},
   nestedIn: [{ operationId: 'addOrderLineItems', field: 'fulfillments' }],
-  addressedBy: [],
   relations: [
     { name: 'order', to: 'orders', keys: (r) => [r.order_number] },
     { name: 'location', to: 'locations', keys: (r) => [r.location_id] },

@@ -1,13 +1,52 @@
 /** Gift cards 1..40 (`POST /gift-cards/` adds the next ids): a code, an initial amount, a balance. */
+import { createPrng } from '../prng.ts';
+import { clone, refuse } from '../writes/common.ts';
 import { at, day, money } from './catalogue.ts';
-import type { CollectionDecl } from './types.ts';
+import type { CollectionDecl, Rec } from './types.ts';
 
 export const giftCards: CollectionDecl = {
   name: 'giftCards',
   key: 'id',
   singular: 'gift card',
   schema: { operationId: 'createGiftCard', shape: 'body' },
-  servedBy: ['createGiftCard'],
+  operations: {
+    createGiftCard: {
+      kind: 'write',
+      run: ({ state, body, now, seed }) => {
+        const amount = Number(body.initial);
+        if (!Number.isFinite(amount) || !/\d/.test(String(body.initial))) {
+          return refuse('body.initial', 'pattern', `"${body.initial}" is not an amount`);
+        }
+        if (Math.round(amount * 100) < 1) {
+          return refuse(
+            'body.initial',
+            'minimum',
+            `"${body.initial}": a gift card's initial amount must be at least 0.01`,
+          );
+        }
+        const id = state.nextKey('giftCards');
+        const prng = createPrng(`${seed}/gift-card/${id}`);
+        const code = `GC-${prng.chars(4)}-${prng.chars(4)}-${prng.chars(4)}`;
+        const card: Rec = {
+          id,
+          code,
+          last_four: code.slice(-4),
+          currency: body.currency,
+          initial: money(amount),
+          balance: money(amount),
+          created_at: now,
+          updated_at: now,
+          disabled_at: null,
+          expired_at: body.expired_at ?? null,
+          user: body.user && typeof body.user === 'object' && !Array.isArray(body.user) ? clone(body.user) : null,
+        };
+        // A field the contract may add that the write does not set: as the first card has it.
+        const template = state.list('giftCards')[0] ?? {};
+        for (const name in template) if (!Object.hasOwn(card, name)) card[name] = clone(template[name]);
+        return { ok: true, body: card, changes: [['giftCards', card]] };
+      },
+    },
+  },
   relations: [],
   seed: {
     count: 40,

@@ -1,15 +1,15 @@
 /**
  * The mock's store as one declared model: every collection once (./<collection>.ts), in seeding
  * order (a collection's seed may read the collections before it). Seeding, `--data` fixtures
- * (./fixtures.ts), the per-token state (../state.ts), reads by key, version views and invariants
- * (../invariants.ts) all derive from {@link MODEL}.
+ * (./fixtures.ts), the per-token state (../state.ts), the operation table (../resources.ts), the
+ * state table (../transitions.ts), version views and invariants (../invariants.ts) all derive from
+ * {@link MODEL}.
  */
 import type { Bundle } from '../../contract/index.ts';
 import { createPrng } from '../prng.ts';
-import { supportedActions } from '../transitions.ts';
 import { person } from './catalogue.ts';
 import { exampleKeys, exampleRecords, exampleRequests, putRecord } from './examples.ts';
-import { fulfillmentOrders } from './fulfillment-orders.ts';
+import { fulfillmentOrders, supportedActions } from './fulfillment-orders.ts';
 import { fulfillments } from './fulfillments.ts';
 import { giftCards } from './gift-cards.ts';
 import { link } from './links.ts';
@@ -20,15 +20,15 @@ import { pages } from './pages.ts';
 import { stockrecords } from './stockrecords.ts';
 import { store } from './store.ts';
 import { subscriptions } from './subscriptions.ts';
-import { type Templates, templatesOf } from './templates.ts';
+import { templatesOf } from './templates.ts';
 import { tickets } from './tickets.ts';
 import { transactions } from './transactions.ts';
-import type { CollectionDecl, ExampleContext, Rec, SeedContext, StoreData } from './types.ts';
+import type { Collection, CollectionDecl, ExampleContext, Rec, SeedContext, StoreData, Templates } from './types.ts';
 
-export type { CollectionDecl, Rec, RecordSchema, RelationDecl, StoreData, ViewContext } from './types.ts';
+export type * from './types.ts';
 
-/** Every collection of the store, in seeding order. */
-export const MODEL: readonly CollectionDecl[] = [
+/** Every collection of the store as declared, in seeding order. */
+const DECLARED: readonly CollectionDecl[] = [
   locations,
   subscriptions,
   orders,
@@ -43,10 +43,48 @@ export const MODEL: readonly CollectionDecl[] = [
   store,
 ];
 
+/**
+ * The collections with the operations serving their records (their own, but for a read declaring
+ * that it serves another's) and addressing them by key (their own with a path parameter, and the
+ * lists of their children: `/subscriptions/{id}/transactions/`). Refuses an operation declared by
+ * two collections, and a schema link to an operation that does not serve the collection's records.
+ */
+export function withOperations(declared: readonly CollectionDecl[]): Collection[] {
+  const owners = new Map<string, string>();
+  for (const owner of declared) {
+    for (const operationId of Object.keys(owner.operations)) {
+      const other = owners.get(operationId);
+      if (other) throw new Error(`${operationId} is declared by both ${other} and ${owner.name} (src/mock/model/)`);
+      owners.set(operationId, owner.name);
+    }
+  }
+  return declared.map((collection) => {
+    const servedBy: string[] = [];
+    const addressedBy: string[] = [];
+    for (const owner of declared) {
+      for (const [operationId, operation] of Object.entries(owner.operations)) {
+        const serves = operation.kind === 'get' && operation.serves ? operation.serves : owner.name;
+        if (serves === collection.name) servedBy.push(operationId);
+        const addresses = operation.kind === 'list' ? operation.parent?.collection : operation.param && owner.name;
+        if (addresses === collection.name) addressedBy.push(operationId);
+      }
+    }
+    const schema = collection.schema?.operationId;
+    if (schema !== undefined && !servedBy.includes(schema))
+      throw new Error(
+        `the schema of ${collection.name} is the response of ${schema}, which does not serve its records`,
+      );
+    return { ...collection, servedBy, addressedBy };
+  });
+}
+
+/** Every collection of the store, in seeding order, with the operations serving and addressing it. */
+export const MODEL: readonly Collection[] = withOperations(DECLARED);
+
 const BY_NAME = new Map(MODEL.map((c) => [c.name, c]));
 
 /** The declaration of a collection (throws for a name the model does not have). */
-export function collectionOf(name: string): CollectionDecl {
+export function collectionOf(name: string): Collection {
   const found = BY_NAME.get(name);
   if (!found) throw new Error(`the mock's model has no collection "${name}"`);
   return found;
@@ -72,7 +110,7 @@ export function seedStore(bundles: Bundle[], options: { seed: string }): StoreDa
   const userTemplate = templates.of('listSubscriptions').results?.[0]?.user ?? {};
   context.users = Array.from({ length: 30 }, (_, i) => person(prng, userTemplate, i + 1));
   for (const collection of MODEL) {
-    if (collection !== locations) data[collection.name] = seedCollection(collection, context);
+    if (collection.name !== locations.name) data[collection.name] = seedCollection(collection, context);
   }
   addExamples(bundles, data, templates);
   link(data, templates);

@@ -5,11 +5,9 @@
  * exist; fulfillment orders, fulfillments and tickets name orders that exist, holding their lines.
  * Records made here follow the same rules as generated ones (../invariants.ts checks them all).
  */
-import { orderLine, productFrom, retotal } from './catalogue.ts';
-import { compactSale, lineId } from './orders.ts';
+import { compactSale, lineId, orderLine, productFrom, retotal } from './catalogue.ts';
 import { OWING } from './subscriptions.ts';
-import type { Templates } from './templates.ts';
-import type { Rec, StoreData } from './types.ts';
+import type { Rec, StoreData, Templates } from './types.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -28,15 +26,15 @@ class Linker {
   order(
     number: string,
     lines: [number, Rec, number][],
-    created: string,
-    user: unknown,
-    subscriptions: Rec[] = [],
+    { created, user, subscriptions = [] }: { created: string; user: unknown; subscriptions?: Rec[] },
   ): Rec {
     const template = this.templates.of('addOrderLineItems');
     const lineTemplate = template.lines?.[0] ?? {};
     const order = Object.assign(clone(template), {
       number,
-      lines: lines.map(([id, line, quantity]) => orderLine(lineTemplate, productFrom(line), id, quantity, created)),
+      lines: lines.map(([id, line, quantity]) =>
+        orderLine(lineTemplate, { product: productFrom(line), id, quantity, created }),
+      ),
       created_at: created,
       date_placed: created,
       updated_at: created,
@@ -113,7 +111,11 @@ function linkSubscriptions(linker: Linker): void {
           line,
           line.quantity,
         ]);
-        order = linker.order(String(ref.order_number), lines, sub.date_created, sub.user, [ref_]);
+        order = linker.order(String(ref.order_number), lines, {
+          created: sub.date_created,
+          user: sub.user,
+          subscriptions: [ref_],
+        });
         const owing = OWING.has(sub.status) && k === refs.length - 1;
         if (!owing && !named.has(order.number))
           linker.transaction(order, {
@@ -152,7 +154,7 @@ function linkNamedOrders(linker: Linker): void {
         { product_id: 1, product_title: 'Linen shirt', sku: 'LIN-SHIRT', price: 49.9 },
         1,
       ]);
-    linker.order(number, items, created, null);
+    linker.order(number, items, { created, user: null });
   }
 }
 

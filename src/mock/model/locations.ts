@@ -9,7 +9,7 @@ export const locations: CollectionDecl = {
   name: 'locations',
   key: 'id',
   singular: 'location',
-  servedBy: [],
+  operations: {},
   relations: [],
   seed: {
     count: LOCATION_IDS.length,

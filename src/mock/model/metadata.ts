@@ -1,4 +1,5 @@
 /** Metadata definitions 1..40, `object` cycling through its enum. */
+import { assignDeclared } from '../writes/common.ts';
 import { at, day, METADATA_OBJECTS } from './catalogue.ts';
 import { copyAtKey } from './examples.ts';
 import type { CollectionDecl } from './types.ts';
@@ -8,8 +9,17 @@ export const metadata: CollectionDecl = {
   key: 'id',
   singular: 'metadata definition',
   schema: { operationId: 'updateMetadataDefinition', shape: 'body' },
-  servedBy: ['updateMetadataDefinition'],
-  addressedBy: ['updateMetadataDefinition'],
+  operations: {
+    updateMetadataDefinition: {
+      kind: 'write',
+      param: 'id',
+      run: ({ record, body, bodyProperties, now }) => {
+        assignDeclared(record, body, bodyProperties);
+        record.updated_at = now;
+        return { ok: true, body: record, changes: [['metadata', record]] };
+      },
+    },
+  },
   atExampleKey: (key, context) => [['metadata', copyAtKey(metadata, key, context)]],
   relations: [],
   seed: {

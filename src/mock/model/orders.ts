@@ -3,25 +3,28 @@
  * subscriptions (each subscription's billing cycles in turn, with its lines), then a few one-off
  * purchases. Each is paid by one payment (every 4th an `authorization`, paying once captured),
  * except the latest order of a past_due or retrying subscription, still unpaid. Their
- * `fulfillments` are a view: the order fulfillments naming the order (./fulfillments.ts).
+ * `fulfillments` are a view: the order fulfillments naming the order (./fulfillments.ts). Adding
+ * lines (bounded by ../limits.ts, paid by one `sale`: ../writes/payments.ts); the read of an
+ * order's fulfillment by the order's number.
  */
-import { at, day, FIRST_ORDER_NUMBER, orderLine, PRODUCTS, productOf, retotal } from './catalogue.ts';
+
+import { clone, maxId, refuse } from '../writes/common.ts';
+import { pay } from '../writes/payments.ts';
+import {
+  at,
+  compactSale,
+  day,
+  FIRST_ORDER_NUMBER,
+  lineId,
+  money,
+  orderLine,
+  PRODUCTS,
+  productOf,
+  retotal,
+} from './catalogue.ts';
 import { copyAtKey } from './examples.ts';
 import { cyclesOf, OWING, OWING_SUBSCRIPTIONS, ownerOfOrder, SUBSCRIPTION_ORDERS } from './subscriptions.ts';
-import type { CollectionDecl, Rec, SeedContext } from './types.ts';
-
-const clone = <T>(value: T): T => structuredClone(value);
-
-/** A compact (order-embedded) `sale` transaction of `amount`. */
-export function compactSale(template: Rec, id: number, amount: string, created: string): Rec {
-  const out = clone(template);
-  Object.assign(out, { id, amount, date_created: created, status: 'succeeded', type: 'sale', parent_id: null });
-  if (out.report_values) out.report_values = { ...out.report_values, amount };
-  return out;
-}
-
-/** The id of an order's `k`-th line (0-based): unique in the store while an order holds under 1000 lines. */
-export const lineId = (number: string, k: number): number => (Number(number) - 1000) * 1000 + k;
+import type { CollectionDecl, Rec, SeedContext, WriteOperation } from './types.ts';
 
 /** Orders besides the subscriptions' renewals: one-off purchases. */
 const ONE_OFF_ORDERS = 7;
@@ -45,7 +48,12 @@ function contentOf(j: number, number: string, { prng, templates, store, users }:
     const days = (owner.cycle - 1) * (Number(sub.interval_count) || 30);
     const created = new Date(Date.parse(sub.date_created) + days * day * 1000).toISOString().replace('.000Z', 'Z');
     const lines = (sub.lines as Rec[]).map((l, k) =>
-      orderLine(lineTemplate, productOf(l.product_id), lineId(number, k), l.quantity, created),
+      orderLine(lineTemplate, {
+        product: productOf(l.product_id),
+        id: lineId(number, k),
+        quantity: l.quantity,
+        created,
+      }),
     );
     const unpaid = OWING.has(sub.status) && owner.cycle === cyclesOf(owner.id);
     return {
@@ -59,7 +67,9 @@ function contentOf(j: number, number: string, { prng, templates, store, users }:
   const created = at(j * 3 * day + prng.int(0, day));
   const user = prng.pick(users);
   const products = [prng.pick(PRODUCTS), ...(j % 3 === 0 ? [prng.pick(PRODUCTS)] : [])];
-  const lines = products.map((p, k) => orderLine(lineTemplate, p, lineId(number, k), prng.int(1, 3), created));
+  const lines = products.map((p, k) =>
+    orderLine(lineTemplate, { product: p, id: lineId(number, k), quantity: prng.int(1, 3), created }),
+  );
   return { created, user, lines, subscriptions: [], unpaid: false };
 }
 
@@ -94,13 +104,72 @@ function seedOrder(j: number, context: SeedContext): Rec {
   return order;
 }
 
+const WRITES: Record<string, WriteOperation> = {
+  addOrderLineItems: {
+    kind: 'write',
+    param: 'number',
+    run: ({ state, record, body, now, limits }) => {
+      const sent = body.lines as Rec[];
+      if (sent.length === 0) return refuse('body.lines', 'minItems', 'add at least one line');
+      if (sent.length > limits.maxLinesPerRequest) {
+        return refuse(
+          'body.lines',
+          'maxLinesPerRequest',
+          `at most ${limits.maxLinesPerRequest} lines per request (the mock's limit maxLinesPerRequest); ${sent.length} sent`,
+        );
+      }
+      const bad = sent.findIndex((line) => !(Number(line.quantity) >= 1));
+      if (bad !== -1)
+        return refuse(`body.lines[${bad}].quantity`, 'minimum', `must be at least 1, got ${sent[bad]?.quantity}`);
+      const lines = (record.lines ?? []) as Rec[];
+      if (lines.length + sent.length > limits.maxLinesPerOrder) {
+        return refuse(
+          'body.lines',
+          'maxLinesPerOrder',
+          `order ${record.number} holds ${lines.length} lines; an order holds at most ${limits.maxLinesPerOrder} (the mock's limit maxLinesPerOrder)`,
+        );
+      }
+      const template = clone(lines[0] ?? {});
+      let id = maxId(lines) + 1;
+      let added = 0;
+      for (const line of sent) {
+        const product = productOf(line.product_id);
+        added += product.price * line.quantity;
+        lines.push(orderLine(template, { product, id: id++, quantity: line.quantity, created: now }));
+      }
+      record.lines = lines;
+      const charge = pay(state, record, { type: 'sale', amount: money(added), now });
+      return {
+        ok: true,
+        body: record,
+        changes: [
+          ['orders', record],
+          ['transactions', charge],
+        ],
+      };
+    },
+  },
+};
+
 export const orders: CollectionDecl = {
   name: 'orders',
   key: 'number',
   singular: 'order',
   schema: { operationId: 'addOrderLineItems', shape: 'body' },
-  servedBy: ['addOrderLineItems'],
-  addressedBy: ['addOrderLineItems', 'getOrderFulfillments'],
+  operations: {
+    ...WRITES,
+    getOrderFulfillments: {
+      kind: 'get',
+      param: 'number',
+      serves: 'fulfillments',
+      // A recording may hold an order's fulfillment without the order: the fulfillment shows it exists.
+      lookup: (state, number) => {
+        const fulfillment = state.list('fulfillments').find((f) => f.order_number === String(number));
+        if (fulfillment) return fulfillment;
+        return state.get('orders', number) ? { missing: `Order ${number} has no fulfillment yet.` } : undefined;
+      },
+    },
+  },
   atExampleKey: (key, context) => {
     const order = copyAtKey(orders, key, context, (r) => (r.subscriptions ?? []).length === 0);
     order.lines = ((order.lines ?? []) as Rec[]).map((line, k) => ({ ...line, id: lineId(key, k) }));

@@ -1,4 +1,5 @@
 /** Pages 1..40 (`PUT /pages/{id}/`). */
+import { assignDeclared } from '../writes/common.ts';
 import { copyAtKey } from './examples.ts';
 import type { CollectionDecl } from './types.ts';
 
@@ -7,8 +8,16 @@ export const pages: CollectionDecl = {
   key: 'id',
   singular: 'page',
   schema: { operationId: 'updatePage', shape: 'body' },
-  servedBy: ['updatePage'],
-  addressedBy: ['updatePage'],
+  operations: {
+    updatePage: {
+      kind: 'write',
+      param: 'id',
+      run: ({ record, body, bodyProperties }) => {
+        assignDeclared(record, body, bodyProperties);
+        return { ok: true, body: record, changes: [['pages', record]] };
+      },
+    },
+  },
   atExampleKey: (key, context) => [['pages', copyAtKey(pages, key, context)]],
   relations: [],
   seed: {

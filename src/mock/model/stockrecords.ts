@@ -8,8 +8,7 @@ export const stockrecords: CollectionDecl = {
   key: 'id',
   singular: 'stock record',
   schema: { operationId: 'getStockRecord', shape: 'body' },
-  servedBy: ['getStockRecord'],
-  addressedBy: ['getStockRecord'],
+  operations: { getStockRecord: { kind: 'get', param: 'id' } },
   atExampleKey: (key, context) => [['stockrecords', copyAtKey(stockrecords, key, context)]],
   relations: [{ name: 'location', to: 'locations', keys: (r) => [r.location?.id] }],
   seed: {

@@ -6,7 +6,7 @@ export const store: CollectionDecl = {
   key: 'id',
   singular: 'store',
   schema: { operationId: 'getStore', shape: 'element' },
-  servedBy: ['getStore'],
+  operations: { getStore: { kind: 'get' } },
   relations: [],
   seed: {
     count: 1,

@@ -2,26 +2,35 @@
  * Subscriptions 1..45: status cycling through the five states, lines from the catalogue, the orders
  * they renewed into. Stored in the flat-line shape; a version whose subscription lines nest a
  * `product` and a `stockrecord` (read from its bundle's example, never from its name) sees them
- * nested, derived from the flat fields and the product's stock record.
+ * nested, derived from the flat fields and the product's stock record. Their list and its filters;
+ * renew and retry with their rows of the state table: a renewal is a new order with the
+ * subscription's lines, paid at once by an active subscription (a `sale` listed by its
+ * transactions) and left unpaid by a past_due or retrying one; a retry pays the subscription's
+ * latest unpaid order and makes it active.
  */
 import type { Bundle } from '../../contract/index.ts';
+import { clone, refuse } from '../writes/common.ts';
+import { pay } from '../writes/payments.ts';
 import {
   at,
   CARD_TYPES,
   day,
+  dayOf,
   FIRST_ORDER_NUMBER,
+  lineId,
   money,
+  orderLine,
   PAYMENT_METHODS,
   PRODUCTS,
   productFrom,
+  productOf,
+  retotal,
   SUBSCRIPTION_STATUSES,
   UTM_SOURCES,
 } from './catalogue.ts';
 import { copyAtKey } from './examples.ts';
 import { exampleOf } from './templates.ts';
-import type { CollectionDecl, Rec } from './types.ts';
-
-const clone = <T>(value: T): T => structuredClone(value);
+import type { CollectionDecl, FilterDecl, Rec, StoreReader, WriteOperation } from './types.ts';
 
 export const SUBSCRIPTION_COUNT = 45;
 /** Orders (billing cycles) of seeded subscription `i`: subscription 1 has 25 (three pages of transactions). */
@@ -139,7 +148,8 @@ function seedSubscription(i: number, { prng, templates, users }: Parameters<Coll
     next_renewal_date: at(150 * day + prng.int(0, 60) * day),
     payment_method: PAYMENT_METHODS[(i - 1) % PAYMENT_METHODS.length],
     payment_details: { card_type: CARD_TYPES[(i - 1) % CARD_TYPES.length] },
-    cancel_reason: status === 'canceled' ? prng.pick(['too_expensive', 'not_needed', 'other']) : null,
+    // Never null (the staging recording, openapi/changelogs): a subscription not canceled has an empty one.
+    cancel_reason: status === 'canceled' ? prng.pick(['too_expensive', 'not_needed', 'other']) : '',
     cancel_reason_other_message: null,
     shipping_price: '4.90',
     total: money(total + 4.9),
@@ -156,13 +166,154 @@ function seedSubscription(i: number, { prng, templates, users }: Parameters<Coll
   return sub;
 }
 
+/** The next renewal date: one interval (in days, 30 when the interval is not in days) later. */
+function nextRenewal(record: Rec, now: string): string {
+  const days = record.interval === 'day' ? Number(record.interval_count) || 30 : 30;
+  const base = Date.parse(record.next_renewal_date ?? now);
+  return new Date((Number.isNaN(base) ? Date.parse(now) : base) + days * 86_400_000)
+    .toISOString()
+    .replace('.000Z', 'Z');
+}
+
+/** A renewal order of `record` for billing cycle `cycle`, unpaid. */
+function renewalOrder(state: StoreReader, record: Rec, cycle: number, now: string): Rec {
+  const number = String(state.nextKey('orders'));
+  const previous = state.get('orders', record.orders?.at(-1)?.order_number ?? '') ?? state.list('orders')[0] ?? {};
+  const order: Rec = clone(previous);
+  const template = (previous.lines?.[0] ?? {}) as Rec;
+  order.lines = ((record.lines ?? []) as Rec[]).map((line, k) =>
+    orderLine(template, {
+      product: productOf(Number(line.product_id)),
+      id: lineId(number, k),
+      quantity: line.quantity,
+      created: now,
+    }),
+  );
+  Object.assign(order, {
+    number,
+    created_at: now,
+    date_placed: now,
+    updated_at: now,
+    subscriptions: [{ billing_cycle: cycle, id: record.id }],
+    order_status_url: `https://shop.example.com/orders/${number}/status/`,
+    refunds: [],
+    transactions: [],
+  });
+  retotal(order);
+  return order;
+}
+
+const SUBSCRIPTION_FILTERS: FilterDecl[] = [
+  { param: 'status', kind: 'any', get: (r) => r.status },
+  { param: 'payment_method', kind: 'any', get: (r) => r.payment_method },
+  { param: 'card_type', kind: 'any', get: (r) => r.payment_details?.card_type },
+  { param: 'is_test', kind: 'bool', get: (r) => r.is_test },
+  { param: 'order_number', kind: 'eq', get: (r) => (r.orders ?? []).map((o: Rec) => o.order_number) },
+  { param: 'customer_email', kind: 'eq', get: (r) => r.user?.email },
+  { param: 'customer_phone_number', kind: 'eq', get: (r) => r.user?.phone_number },
+  { param: 'cancel_reason', kind: 'eq', get: (r) => r.cancel_reason },
+  { param: 'next_renewal_date_from', kind: 'from', get: (r) => dayOf(r.next_renewal_date) },
+  { param: 'next_renewal_date_to', kind: 'to', get: (r) => dayOf(r.next_renewal_date) },
+  ...(
+    [
+      'utm_source',
+      'utm_campaign',
+      'utm_term',
+      'utm_content',
+      'affiliate',
+      'subaffiliate1',
+      'subaffiliate2',
+      'subaffiliate3',
+      'subaffiliate4',
+      'subaffiliate5',
+    ] as const
+  ).map((name): FilterDecl => ({ param: name, kind: 'eq', get: (r) => r.attribution?.[name] })),
+];
+
+const SUBSCRIPTION_NOT_APPLIED = [
+  'search_text',
+  'address',
+  'date_from',
+  'date_to',
+  'product',
+  'sku',
+  'gateway',
+  'funnels',
+  'agents',
+  'cancel_date_from',
+  'cancel_date_to',
+  'recoveries_source',
+  'recoveries_date_from',
+  'recoveries_date_to',
+  'gateway_status',
+];
+
+const WRITES: Record<string, WriteOperation> = {
+  renewSubscription: {
+    kind: 'write',
+    param: 'id',
+    state: {
+      accepts: 'subscription `status` active, past_due or retrying (paused and canceled do not renew)',
+      refuses: (r) =>
+        r.status === 'canceled' || r.status === 'paused'
+          ? `has status ${r.status}; only an active, past_due or retrying subscription renews`
+          : undefined,
+    },
+    run: ({ state, record, now }) => {
+      const cycle = (Number(record.num_orders) || 0) + 1;
+      const order = renewalOrder(state, record, cycle, now);
+      const changes: [string, Rec][] = [['orders', order]];
+      if (record.status === 'active')
+        changes.push(['transactions', pay(state, order, { type: 'sale', amount: order.total_incl_tax, now })]);
+      record.orders = [...(record.orders ?? []), { billing_cycle: cycle, order_number: order.number }];
+      record.num_orders = cycle;
+      record.next_renewal_date = nextRenewal(record, now);
+      changes.push(['subscriptions', record]);
+      return { ok: true, body: record, changes };
+    },
+  },
+  retrySubscription: {
+    kind: 'write',
+    param: 'id',
+    state: {
+      accepts: 'subscription `status` past_due or retrying',
+      refuses: (r) =>
+        r.status === 'past_due' || r.status === 'retrying'
+          ? undefined
+          : `has status ${r.status}; only a past_due or retrying subscription has a payment to retry`,
+    },
+    run: ({ state, record, now }) => {
+      const refs = (record.orders ?? []) as Rec[];
+      const unpaid = refs
+        .map((ref) => state.get('orders', ref.order_number))
+        .filter((o): o is Rec => o !== undefined && Number(o.total_outstanding) > 0)
+        .at(-1);
+      if (!unpaid) return refuse('path.id', 'state', `subscription ${record.id} has no unpaid order to retry`);
+      const order = clone(unpaid);
+      const payment = pay(state, order, { type: 'sale', amount: order.total_outstanding, now });
+      record.status = 'active';
+      return {
+        ok: true,
+        body: record,
+        changes: [
+          ['orders', order],
+          ['transactions', payment],
+          ['subscriptions', record],
+        ],
+      };
+    },
+  },
+};
+
 export const subscriptions: CollectionDecl = {
   name: 'subscriptions',
   key: 'id',
   singular: 'subscription',
   schema: { operationId: 'renewSubscription', shape: 'body' },
-  servedBy: ['listSubscriptions', 'renewSubscription', 'retrySubscription'],
-  addressedBy: ['renewSubscription', 'retrySubscription', 'listSubscriptionTransactions'],
+  operations: {
+    listSubscriptions: { kind: 'list', filters: SUBSCRIPTION_FILTERS, notApplied: SUBSCRIPTION_NOT_APPLIED },
+    ...WRITES,
+  },
   // A past_due subscription (renew leaves its new order unpaid, retry pays it) with orders of its own.
   atExampleKey: (key, context) => {
     const sub = copyAtKey(subscriptions, key, context, (r) => r.status === 'past_due');

@@ -4,7 +4,7 @@
  * contract requires is there with a value of the right type.
  */
 import { type Bundle, deref, type Json, responseMediaOf } from '../../contract/index.ts';
-import type { Rec } from './types.ts';
+import type { Rec, Templates } from './types.ts';
 
 /** The first example value of the 200 response of `operationId` in `bundle` (a deep copy). */
 export function exampleOf(bundle: Bundle, operationId: string): Json {
@@ -14,11 +14,6 @@ export function exampleOf(bundle: Bundle, operationId: string): Json {
   const first = media?.example ?? deref(bundle.document, Object.values<Json>(media?.examples ?? {})[0])?.value;
   if (first === undefined) throw new Error(`${operationId} (${bundle.version}) has no 200 example`);
   return structuredClone(first);
-}
-
-export interface Templates {
-  /** The first example of `operationId` in the first bundle serving it; `{}` when none does. */
-  of(operationId: string): Rec;
 }
 
 export function templatesOf(bundles: Bundle[]): Templates {

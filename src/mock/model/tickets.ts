@@ -1,15 +1,40 @@
 /** Tickets 1..50: every (`status`, `priority`) pair, each about one order, with one comment. */
+import { assignDeclared, maxId } from '../writes/common.ts';
 import { at, day, PRODUCTS, SUBJECTS, TICKET_PRIORITIES, TICKET_STATUSES } from './catalogue.ts';
 import { copyAtKey } from './examples.ts';
-import type { CollectionDecl } from './types.ts';
+import type { CollectionDecl, Rec } from './types.ts';
 
 export const tickets: CollectionDecl = {
   name: 'tickets',
   key: 'id',
   singular: 'ticket',
   schema: { operationId: 'getTicket', shape: 'body' },
-  servedBy: ['getTicket', 'updateTicket'],
-  addressedBy: ['getTicket', 'updateTicket'],
+  operations: {
+    getTicket: { kind: 'get', param: 'id' },
+    updateTicket: {
+      kind: 'write',
+      param: 'id',
+      run: ({ record, body, bodyProperties, now }) => {
+        assignDeclared(record, body, bodyProperties, ['comment']);
+        if (body.comment && typeof body.comment === 'object') {
+          const comments = Array.isArray(record.comments) ? (record.comments as Rec[]) : [];
+          const c = body.comment as Rec;
+          comments.push({
+            attachments: [],
+            author: record.assignee ?? record.requester ?? null,
+            body: typeof c.body === 'string' ? c.body : JSON.stringify(c),
+            created_at: now,
+            from_email: typeof c.from_email === 'string' ? c.from_email : null,
+            id: maxId(comments) + 1,
+            is_public: typeof c.is_public === 'boolean' ? c.is_public : true,
+          });
+          record.comments = comments;
+        }
+        record.updated_at = now;
+        return { ok: true, body: record, changes: [['tickets', record]] };
+      },
+    },
+  },
   atExampleKey: (key, context) => [['tickets', copyAtKey(tickets, key, context)]],
   relations: [
     { name: 'order', to: 'orders', keys: (r) => (r.order === null || r.order === undefined ? [] : [r.order]) },

@@ -3,19 +3,95 @@
  * payment (the order lists it in `transactions`, the transaction names the order and, for a
  * renewal, the subscription and billing cycle). Every 4th is an `authorization` (capturable), the
  * others `sale`. Captures, retries and renewals add more (next id), each also listed by its order.
+ * Their list under a subscription; the capture of an authorization, with its row of the state table.
  */
-import { at, day } from './catalogue.ts';
+import { clone, refuse } from '../writes/common.ts';
+import { pay } from '../writes/payments.ts';
+import { at, day, money } from './catalogue.ts';
 import { copyAtKey } from './examples.ts';
 import { PAYMENT_COUNT } from './orders.ts';
-import type { CollectionDecl, Rec } from './types.ts';
+import type { CollectionDecl, Rec, StoreReader, WriteOperation } from './types.ts';
+
+/** What is left to capture of an authorization: its amount minus the captures its order lists. */
+function leftOf(state: StoreReader, authorization: Rec, order: Rec | undefined): number {
+  const captures = order
+    ? (order.transactions as Rec[]).filter((t) => t.parent_id === authorization.id && t.type === 'capture')
+    : state.list('transactions').filter((t) => t.parent_id === authorization.id && t.type === 'capture');
+  const captured = captures.reduce((sum, t) => sum + Number(t.amount), 0);
+  return Math.round((Number(authorization.amount) - captured) * 100) / 100;
+}
+
+const WRITES: Record<string, WriteOperation> = {
+  captureTransaction: {
+    kind: 'write',
+    param: 'id',
+    state: {
+      accepts: 'an `authorization` transaction',
+      refuses: (r) =>
+        r.type === 'authorization'
+          ? undefined
+          : `is a ${r.type}, not an authorization; only authorizations can be captured`,
+    },
+    run: ({ state, record, body, now }) => {
+      const found = record.order === null || record.order === undefined ? undefined : state.get('orders', record.order);
+      const order = found ? clone(found) : undefined;
+      const left = leftOf(state, record, order);
+      if (left < 0.01) {
+        return refuse(
+          'path.id',
+          'state',
+          `transaction ${record.id} is fully captured (authorized ${record.amount}); nothing is left to capture`,
+        );
+      }
+      const requested = body?.amount ?? null;
+      const amount = requested === null ? left : Number(requested);
+      if (!(amount >= 0.01) || amount > left + 1e-9) {
+        return refuse(
+          'body.amount',
+          amount > left ? 'maximum' : 'minimum',
+          `must be from 0.01 to ${money(left)}, what is left to capture of transaction ${record.id} (authorized ${record.amount})`,
+        );
+      }
+      if (!order) {
+        const capture = {
+          ...clone(record),
+          id: state.nextKey('transactions'),
+          amount: money(amount),
+          amount_available_for_refund: money(amount),
+          date_created: now,
+          parent_id: record.id,
+          type: 'capture',
+          status: 'succeeded',
+        };
+        return { ok: true, body: capture, changes: [['transactions', capture]] };
+      }
+      const capture = pay(state, order, { type: 'capture', amount: money(amount), now, parent: record });
+      return {
+        ok: true,
+        body: capture,
+        changes: [
+          ['transactions', capture],
+          ['orders', order],
+        ],
+      };
+    },
+  },
+};
 
 export const transactions: CollectionDecl = {
   name: 'transactions',
   key: 'id',
   singular: 'transaction',
   schema: { operationId: 'listSubscriptionTransactions', shape: 'item' },
-  servedBy: ['listSubscriptionTransactions', 'captureTransaction'],
-  addressedBy: ['captureTransaction'],
+  operations: {
+    listSubscriptionTransactions: {
+      kind: 'list',
+      filters: [],
+      notApplied: [],
+      parent: { collection: 'subscriptions', param: 'id', owns: (r, key) => r.subscription?.id === key },
+    },
+    ...WRITES,
+  },
   // An authorization of a new order (its amount is the order's total, set once the order exists).
   atExampleKey: (key, context) => {
     const authorization = copyAtKey(transactions, key, context);

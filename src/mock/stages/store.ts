@@ -13,12 +13,19 @@ import { matches } from '../filters.ts';
 import { collectionOf, type Rec, sortKey } from '../model/index.ts';
 import { type Cursor, encodeCursor, pageOf } from '../pagination.ts';
 import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
-import { stateRefusal } from '../transitions.ts';
 import { checkLimits } from '../writes/limits.ts';
 import type { RawResponse, RequestContext, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
 
-const notFound = (context: RequestContext, collection: string, param: string, key: unknown, what?: string) =>
+/** The record a request addresses: its collection, the path parameter and the key it holds. */
+interface Addressed {
+  collection: string;
+  param: string;
+  key: unknown;
+}
+
+/** 404 naming the path parameter: no such record (or, with `what`, what the key leads to is missing). */
+const notFound = (context: RequestContext, { collection, param, key }: Addressed, what?: string) =>
   refuseRouted(
     context,
     fieldRefusal(
@@ -49,7 +56,7 @@ function list(context: RequestContext, decl: ListDecl): RawResponse | undefined 
     // The parent record of a nested list does not exist (a record naming it shows it does: a
     // recording may hold a subscription's transactions without the subscription).
     if (records.length === 0 && !state.get(decl.parent.collection, parentKey))
-      return notFound(context, decl.parent.collection, decl.parent.param, parentKey);
+      return notFound(context, { collection: decl.parent.collection, param: decl.parent.param, key: parentKey });
   }
   const applied = decl.filters.filter((f) => context.query[f.param] !== undefined);
   if (applied.length > 0) records = records.filter((r) => applied.every((f) => matches(f, r, context.query[f.param])));
@@ -75,10 +82,10 @@ function get(context: RequestContext, decl: GetDecl): RawResponse | undefined {
   const key = context.path[decl.param] as string | number;
   const found = decl.lookup ? decl.lookup(state, key) : state.get(decl.collection, key);
   // No record with that key.
-  if (!found) return notFound(context, decl.collection, decl.param, key);
+  if (!found) return notFound(context, { collection: decl.collection, param: decl.param, key });
   // The key exists but what it leads to does not (an order without a fulfillment).
   if ('missing' in found && typeof found.missing === 'string')
-    return notFound(context, decl.collection, decl.param, key, found.missing);
+    return notFound(context, { collection: decl.collection, param: decl.param, key }, found.missing);
   context.result = { kind: 'record', collection: decl.collection, record: found as Rec };
   return undefined;
 }
@@ -90,12 +97,12 @@ function write(context: RequestContext, decl: WriteDecl): RawResponse | undefine
   if (decl.param) {
     const found = state.get(decl.collection, key);
     // Writing to a record that does not exist.
-    if (!found) return notFound(context, decl.collection, decl.param, key);
+    if (!found) return notFound(context, { collection: decl.collection, param: decl.param, key });
     const unknown = decl.references?.(state, context.body ?? {});
     // The request names a record that does not exist (checked before the addressed record's state).
     if (unknown)
       return refuseRouted(context, { ...unknown.refusal, body: { ...unknown.refusal.body, ...context.problem } });
-    const refused = stateRefusal(context.target.operation.operationId, found);
+    const refused = decl.state?.refuses(found);
     // The state table: the record is not in a state this write accepts.
     if (refused) {
       const message = `path.${decl.param}: ${collectionOf(decl.collection).singular} ${key} ${refused}`;

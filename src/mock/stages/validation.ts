@@ -1,6 +1,6 @@
 /**
  * Stage validation: path parameters, query and body against the operation's schemas (validators
- * precompiled from the bundle, ../validate.ts); every violation is named in one 422. A parameter
+ * precompiled from the bundle, src/validation); every violation is named in one 422. A parameter
  * that takes one value (`cursor`, any non-array filter) sent twice is refused (400 naming it), and
  * so is a cursor the mock did not issue (400 naming `query.cursor`). A query parameter the
  * operation does not declare (a misspelled filter) is ignored, as a real API would, but named in

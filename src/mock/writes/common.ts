@@ -1,8 +1,7 @@
 /** What the writes (./*.ts) share: a refusal naming a field, copying declared body fields. */
 
 import { fieldRefusal } from '../../http/index.ts';
-import type { Rec } from '../model/index.ts';
-import type { WriteRefusal } from '../resources.ts';
+import type { Rec, WriteRefusal } from '../model/types.ts';
 
 /** A deep copy of a JSON value (a primitive is its own copy: no structuredClone call per string field). */
 export const clone = <T>(value: T): T => (value !== null && typeof value === 'object' ? structuredClone(value) : value);

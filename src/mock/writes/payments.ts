@@ -3,10 +3,8 @@
  * `transactions` (next id) and its compact copy appended to the order's `transactions`, whose
  * totals are recomputed. Both sides of the relation change together.
  */
-import { retotal } from '../model/catalogue.ts';
-import type { Rec } from '../model/index.ts';
-import { compactSale } from '../model/orders.ts';
-import type { State } from '../state.ts';
+import { compactSale, retotal } from '../model/catalogue.ts';
+import type { Rec, StoreReader } from '../model/types.ts';
 import { clone } from './common.ts';
 
 export interface Payment {
@@ -18,7 +16,7 @@ export interface Payment {
 }
 
 /** Pays `order` (changed in place: it is the write's private copy); returns the new transaction. */
-export function pay(state: State, order: Rec, payment: Payment): Rec {
+export function pay(state: StoreReader, order: Rec, payment: Payment): Rec {
   const id = state.nextKey('transactions');
   const template = payment.parent ?? state.get('transactions', 1) ?? state.list('transactions')[0] ?? {};
   const subscription = order.subscriptions?.[0] ?? null;
@@ -46,7 +44,7 @@ export function pay(state: State, order: Rec, payment: Payment): Rec {
   return transaction;
 }
 
-function compactOfAnyOrder(state: State): Rec {
+function compactOfAnyOrder(state: StoreReader): Rec {
   for (const order of state.list('orders')) if (order.transactions?.[0]) return order.transactions[0];
   return {};
 }

@@ -3,7 +3,7 @@
  * security scopes, parameters, request bodies and responses. Schemas are handed to schema.ts with
  * the direction they travel in (parameters and bodies: request; responses: response).
  */
-import { HTTP_METHODS } from '../../src/contract/index.ts';
+import { HTTP_METHODS } from '../contract/index.ts';
 import { type Change, type Json, type Severity, widened } from './model.ts';
 import { deref } from './resolve.ts';
 import { compareSchemas, type SchemaContext } from './schema.ts';
