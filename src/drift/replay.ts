@@ -1,9 +1,9 @@
 /**
  * `drift --base-url URL --token T`: the recorded read requests (GET) sent again to a server (the
- * mock serving the recording, typically), each answer's shape diffed against the recorded one field
- * by field: the fields (array elements as `[]`) and the JSON types seen at each. One finding per
- * cause: a field missing (or of another type, or extra) hides the fields under it, so a list the
- * server answers empty is one finding, not one per field of its items.
+ * mock serving the recording, typically), each answer's shape compared with the recorded answers of
+ * that target (./shapes.ts: shape per the contract, records by key, pages as a whole, one finding
+ * per cause). A recorded cursor is not replayed; recorded answers contradicting their own target
+ * are the recording's inconsistency, reported once and not sent.
  *
  * Hostile servers and recordings: each target is a path resolved under the base URL and the token
  * goes to the base URL's origin only; each answer has `timeoutMs` to arrive whole and at most

@@ -6,7 +6,7 @@
  * the answered record of the same key (`id`, orders `number`) when the answer holds it, and all of
  * them as a whole with the whole answer (the union of the shapes), never page position by position.
  */
-import type { Contract } from '../validation/index.ts';
+import type { Contract } from '../conformance/index.ts';
 import { walkValue } from './walk.ts';
 
 export type Shape = Map<string, Set<string>>;
