@@ -24,11 +24,18 @@ export const DRIFT_KINDS = {
   'replay-missing': 'a recorded field the server does not answer',
   'replay-extra': 'a field the server answers that the recording lacks',
   'replay-type': 'the server answers a field with another type',
+  'replay-empty': 'the server answered an empty list where the recording has items, not compared (information)',
+  'replay-inconsistent': 'recorded answers contradict their own target, not replayed (information)',
 } as const;
 export type DriftKind = keyof typeof DRIFT_KINDS;
 
 /** Kinds that are information, not drift: they do not make `drift` exit 1. */
-export const INFORMATION: ReadonlySet<DriftKind> = new Set(['always-present', 'absent']);
+export const INFORMATION: ReadonlySet<DriftKind> = new Set([
+  'always-present',
+  'absent',
+  'replay-empty',
+  'replay-inconsistent',
+]);
 const ORDER = Object.keys(DRIFT_KINDS) as DriftKind[];
 
 export interface Finding {

@@ -7,6 +7,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Contract } from '../conformance/index.ts';
 import { type Bundle, loadBundles, packageRoot } from '../contract/index.ts';
 import { analyzeRecording } from './analyze.ts';
 import { type DriftReport, Findings } from './findings.ts';
@@ -33,10 +34,11 @@ export interface DriftOptions {
 /** Reads a recording, analyzes it, and replays its reads when asked. */
 export async function runDrift(options: DriftOptions): Promise<DriftReport> {
   const recording = await readRecording(options.recording);
-  const report = analyzeRecording(recording, options.bundles ?? loadBundles(), options.recording);
+  const bundles = options.bundles ?? loadBundles();
+  const report = analyzeRecording(recording, bundles, options.recording);
   if (!options.replay) return report;
   const findings = new Findings();
-  const requests = await replayReads(recording, options.replay, findings);
+  const requests = await replayReads(recording, options.replay, findings, new Contract(bundles));
   return {
     ...report,
     replayed: { baseUrl: options.replay.baseUrl, requests },

@@ -1,77 +1,29 @@
 /**
  * `drift --base-url URL --token T`: the recorded read requests (GET) sent again to a server (the
- * mock serving the recording, typically), each answer's shape diffed against the recorded one field
- * by field: the fields (array elements as `[]`) and the JSON types seen at each. One finding per
- * cause: a field missing (or of another type, or extra) hides the fields under it, so a list the
- * server answers empty is one finding, not one per field of its items.
+ * mock serving the recording, typically), each answer's shape compared with the recorded answers of
+ * that target (./shapes.ts: shape per the contract, records by key, pages as a whole, one finding
+ * per cause). A recorded cursor is not replayed; recorded answers contradicting their own target
+ * are the recording's inconsistency, reported once and not sent.
  *
  * Hostile servers and recordings: each target is a path resolved under the base URL and the token
  * goes to the base URL's origin only; each answer has `timeoutMs` to arrive whole and at most
  * `maxResponseBytes` bytes (RecordingError beyond, exit 3).
  */
 import { MAX_RESPONSE_BYTES } from '../client/index.ts';
+import type { Contract } from '../conformance/index.ts';
 import { VERSION_HEADER } from '../contract/index.ts';
 import type { RecordedExchange, Recording } from '../proxy/index.ts';
 import type { Findings } from './findings.ts';
 import { RecordingError } from './recording.ts';
+import { compareAnswers, shapedFields } from './shapes.ts';
+
+export { diffShapes, shapeOf } from './shapes.ts';
+
+/** The contract's pagination parameter (`#/components/parameters/Cursor`). */
+const CURSOR = 'cursor';
 
 /** Default of {@link ReplayOptions.timeoutMs}: time an answer has to arrive whole. */
 export const REPLAY_TIMEOUT_MS = 30_000;
-
-type Shape = Map<string, Set<string>>;
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return Number.isInteger(value) ? 'integer' : typeof value === 'number' ? 'number' : typeof value;
-}
-
-/** Field → JSON types seen there, over the whole value. */
-export function shapeOf(value: unknown, field = 'body', shape: Shape = new Map()): Shape {
-  const types = shape.get(field) ?? new Set<string>();
-  types.add(typeOf(value));
-  shape.set(field, types);
-  if (Array.isArray(value)) for (const item of value) shapeOf(item, `${field}[]`, shape);
-  else if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) shapeOf(child, `${field}.${key}`, shape);
-  }
-  return shape;
-}
-
-/** The fields a field sits under: `body.results[].id` → `body.results[]`, `body.results`, `body`. */
-function ancestors(field: string): string[] {
-  const out: string[] = [];
-  for (let rest = field; ; ) {
-    const cut = rest.endsWith('[]') ? rest.length - 2 : rest.lastIndexOf('.');
-    if (cut <= 0) return out;
-    rest = rest.slice(0, cut);
-    out.push(rest);
-  }
-}
-
-export function diffShapes(
-  recorded: Shape,
-  replayed: Shape,
-  add: (kind: 'replay-missing' | 'replay-extra' | 'replay-type', field: string, detail: string) => void,
-): void {
-  // One finding per cause: nothing is reported under a field already reported.
-  const causes = new Set<string>();
-  const report = (kind: 'replay-missing' | 'replay-extra' | 'replay-type', field: string, detail: string) => {
-    if (ancestors(field).some((parent) => causes.has(parent))) return;
-    causes.add(field);
-    add(kind, field, detail);
-  };
-  for (const [field, types] of recorded) {
-    const other = replayed.get(field);
-    if (!other) {
-      const list = field.endsWith('[]') ? replayed.get(field.slice(0, -2)) : undefined;
-      report('replay-missing', field, list?.has('array') ? 'the server answered an empty list' : '');
-    } else if ([...types].sort().join() !== [...other].sort().join()) {
-      report('replay-type', field, `recorded ${[...types].sort().join('|')}, answered ${[...other].sort().join('|')}`);
-    }
-  }
-  for (const field of replayed.keys()) if (!recorded.has(field)) report('replay-extra', field, '');
-}
 
 export interface ReplayOptions {
   baseUrl: string;
@@ -85,7 +37,7 @@ export interface ReplayOptions {
 
 /**
  * The URL of a recorded target under the base URL: its path appended to the base's path, its query
- * kept. A target that is not a path (`:6299/x`, `//host/x`, `http://host/x`) would leave the base's
+ * kept but a cursor. A target that is not a path (`:6299/x`, `//host/x`, `http://host/x`) would leave the base's
  * origin with the token: refused.
  */
 export function replayUrl(base: URL, target: string): URL {
@@ -95,7 +47,10 @@ export function replayUrl(base: URL, target: string): URL {
   if (!path.startsWith('/') || path.startsWith('//'))
     throw new RecordingError(`recorded target "${target.slice(0, 200)}" is not a path (/…): not replayed`);
   url.pathname = `${base.pathname.replace(/\/+$/, '')}${path}`;
-  url.search = at === -1 ? '' : target.slice(at);
+  // A recorded cursor is the recorded server's opaque token: another server's first page instead.
+  const query = at === -1 ? [] : target.slice(at + 1).split('&');
+  const kept = query.filter((pair) => pair !== '' && pair.split('=')[0] !== CURSOR);
+  url.search = kept.length > 0 ? `?${kept.join('&')}` : '';
   url.hash = '';
   if (url.origin !== base.origin)
     throw new RecordingError(`recorded target "${target.slice(0, 200)}" leaves ${base.origin}: not replayed`);
@@ -160,18 +115,87 @@ async function replayOne(
   }
 }
 
-/** Replays every distinct recorded GET; resolves with the number of requests sent. */
-export async function replayReads(recording: Recording, options: ReplayOptions, findings: Findings): Promise<number> {
-  const base = new URL(options.baseUrl);
-  const seen = new Set<string>();
+/** The records of a recorded answer: a page's `results[]`, an array's elements, else the body. */
+function recordsIn(body: unknown): Record<string, unknown>[] {
+  const results = (body as { results?: unknown } | null)?.results;
+  const all = Array.isArray(body) ? body : Array.isArray(results) ? results : [body];
+  return all.filter((r): r is Record<string, unknown> => Boolean(r) && typeof r === 'object' && !Array.isArray(r));
+}
+
+/**
+ * Where recorded answers contradict their own target (`GET /tickets/31/` answered with ticket
+ * 1499297074; `/orders/{number}/fulfillments/` with fulfillments of another `order_number`;
+ * `/subscriptions/{id}/transactions/` with transactions of another `subscription.id`): the path
+ * parameter and what the answers hold instead. A path's last parameter is the record's own key; one
+ * before a sub-collection is the parent's, named `<parent>_<param>` or `<parent>.<param>`.
+ */
+export function contradiction(template: string, target: string, bodies: unknown[]): string | undefined {
+  const names = template.split('/');
+  const values = (target.split('?')[0] ?? '').split('/');
+  if (names.length !== values.length) return undefined;
+  const last = names.length - (names[names.length - 1] === '' ? 2 : 1);
+  for (const [i, name] of names.entries()) {
+    const param = /^\{(.+)\}$/.exec(name)?.[1];
+    if (!param) continue;
+    const value = decodeURIComponent(values[i] ?? '');
+    const parent = (names[i - 1] ?? '').replace(/s$/, '').replace(/-/g, '_');
+    const read = (r: Record<string, unknown>) =>
+      i === last ? r[param] : (r[`${parent}_${param}`] ?? (r[parent] as Record<string, unknown> | null)?.[param]);
+    const others = new Set<string>();
+    for (const record of bodies.flatMap(recordsIn)) {
+      const held = read(record);
+      if ((typeof held === 'string' || typeof held === 'number') && String(held) !== value) others.add(String(held));
+    }
+    if (others.size > 0)
+      return `recorded answers of ${param} ${value} hold ${[...others].slice(0, 3).join(', ')}${others.size > 3 ? ', …' : ''}: not replayed`;
+  }
+  return undefined;
+}
+
+/** The recorded reads (GET) by version and target, in recorded order. */
+function readsOf(recording: Recording): RecordedExchange[][] {
+  const reads = new Map<string, RecordedExchange[]>();
   for (const exchange of recording.$recording.exchanges as RecordedExchange[]) {
+    if (exchange.method !== 'GET') continue;
     const key = `${exchange.version} ${exchange.target}`;
-    if (exchange.method !== 'GET' || seen.has(key)) continue;
-    seen.add(key);
-    const { status, text } = await replayOne(exchange, base, options);
-    const { operation, version } = exchange;
-    if (status !== exchange.status) {
-      findings.add('replay-status', operation, version, 'status', `recorded ${exchange.status}, answered ${status}`);
+    reads.set(key, [...(reads.get(key) ?? []), exchange]);
+  }
+  return [...reads.values()];
+}
+
+/**
+ * Replays every distinct recorded GET (a recording contradicting its own target is reported once
+ * and not replayed); resolves with the number of requests sent. With the contract, the keys of
+ * free-form objects are data, not shape.
+ */
+export async function replayReads(
+  recording: Recording,
+  options: ReplayOptions,
+  findings: Findings,
+  contract?: Contract,
+): Promise<number> {
+  const base = new URL(options.baseUrl);
+  let sent = 0;
+  for (const exchanges of readsOf(recording)) {
+    const first = exchanges[0] as RecordedExchange;
+    const { operation, version } = first;
+    const answers = exchanges.filter((e) => e.status === first.status);
+    const template = contract?.find(version, operation)?.path;
+    const contradicts =
+      template &&
+      contradiction(
+        template,
+        first.target,
+        answers.map((e) => e.body),
+      );
+    if (contradicts) {
+      findings.add('replay-inconsistent', operation, version, `GET ${first.target}`, contradicts);
+      continue;
+    }
+    const { status, text } = await replayOne(first, base, options);
+    sent++;
+    if (status !== first.status) {
+      findings.add('replay-status', operation, version, 'status', `recorded ${first.status}, answered ${status}`);
       continue;
     }
     let body: unknown;
@@ -181,9 +205,12 @@ export async function replayReads(recording: Recording, options: ReplayOptions, 
       findings.add('replay-type', operation, version, 'body', 'answered a body that is not JSON');
       continue;
     }
-    diffShapes(shapeOf(exchange.body), shapeOf(body), (kind, field, detail) =>
-      findings.add(kind, operation, version, field, detail),
+    const shaped = (at: RecordedExchange, value: unknown) => contract && shapedFields(contract, at, value);
+    compareAnswers(
+      answers.map((e) => ({ body: e.body, shaped: shaped(e, e.body) })),
+      { body, shaped: shaped(first, body) },
+      (kind, field, detail) => findings.add(kind, operation, version, field, detail),
     );
   }
-  return seen.size;
+  return sent;
 }
