@@ -6,8 +6,10 @@
  *   3. openapi-typescript turns each bundle into generated/types/<version>.ts
  *   4. generated/types/index.ts (type level) and src/contract/operations.generated.ts (the versions,
  *      the version header's name, which versions serve each operation)
- * Usage: tsx scripts/build.ts [--out DIR]   (DIR defaults to the repo; the freshness test uses a temp DIR,
- * which receives openapi/, types/ and operations.generated.ts)
+ * Usage: tsx scripts/build.ts [--out DIR] [--bundles-only]   (DIR defaults to the repo; the freshness test
+ * uses a temp DIR, which receives openapi/, types/ and operations.generated.ts). --bundles-only stops
+ * after steps 1-2: `drift --propose` judges an edit on the bundles alone, and the types are about
+ * half of a build's time.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -25,7 +27,8 @@ process.on('uncaughtException', (error) => {
   process.exit(EXIT.internal);
 });
 
-const { values } = parseArgs({ options: { out: { type: 'string' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, 'bundles-only': { type: 'boolean' } } });
+const bundlesOnly = values['bundles-only'] === true;
 // The contract being built: the working folder's redocly.yaml when it has one (a scratch copy in the
 // tests), else this package's.
 const root = existsSync('redocly.yaml') ? process.cwd() : packageRoot();
@@ -59,34 +62,40 @@ const started = performance.now();
 const apis = redoclyApis(root);
 console.log(`Building ${apis.length} API versions into ${generated}`);
 await mkdir(join(generated, 'openapi'), { recursive: true });
-await mkdir(join(generated, 'types'), { recursive: true });
+if (!bundlesOnly) await mkdir(join(generated, 'types'), { recursive: true });
 const documents = new Map<string, Record<string, unknown>>();
 for (const api of apis) {
   const { version } = api;
   const yamlFile = join(generated, 'openapi', `${version}.yaml`);
   const document = await step(`bundle ${version} -> openapi/${version}.yaml`, () => bundleApi(api, yamlFile, root));
-  void codegen(); // loads while the next version bundles
+  if (!bundlesOnly) void codegen(); // loads while the next version bundles
   assertLocalRefs(document, `the ${version} bundle`); // openapi-typescript would resolve anything else
   documents.set(version, document);
   await step(`write  ${version} -> openapi/${version}.json`, () =>
     writeFile(join(generated, 'openapi', `${version}.json`), `${JSON.stringify(document, null, 2)}\n`),
   );
+  if (bundlesOnly) continue;
   await step(`types  ${version} -> types/${version}.ts`, async () =>
     writeFile(join(generated, 'types', `${version}.ts`), await (await codegen()).generateTypes(version, document)),
   );
 }
-const { generateBrowserBundles, generateOperationTable, generateTypesIndex, generateVersionNamespaces } =
-  await codegen();
-await step('index  -> types/index.ts', () =>
-  writeFile(join(generated, 'types', 'index.ts'), generateTypesIndex(documents)),
-);
-await step('table  -> src/contract/operations.generated.ts', () =>
-  writeFile(tableFile, generateOperationTable(documents)),
-);
-await step('bundles -> src/msw/bundles.generated.ts', () =>
-  writeFile(browserBundlesFile, generateBrowserBundles([...documents.keys()])),
-);
-await step('namespaces -> src/client/namespaces.generated.ts', () =>
-  writeFile(namespacesFile, generateVersionNamespaces([...documents.keys()])),
-);
+if (!bundlesOnly) await generateTheRest();
 console.log(`Built in ${(performance.now() - started).toFixed(0)} ms`);
+
+/** Steps 3-4 after the bundles: the index of the types, the operation table, the MSW entry's imports, the namespaces. */
+async function generateTheRest(): Promise<void> {
+  const { generateBrowserBundles, generateOperationTable, generateTypesIndex, generateVersionNamespaces } =
+    await codegen();
+  await step('index  -> types/index.ts', () =>
+    writeFile(join(generated, 'types', 'index.ts'), generateTypesIndex(documents)),
+  );
+  await step('table  -> src/contract/operations.generated.ts', () =>
+    writeFile(tableFile, generateOperationTable(documents)),
+  );
+  await step('bundles -> src/msw/bundles.generated.ts', () =>
+    writeFile(browserBundlesFile, generateBrowserBundles([...documents.keys()])),
+  );
+  await step('namespaces -> src/client/namespaces.generated.ts', () =>
+    writeFile(namespacesFile, generateVersionNamespaces([...documents.keys()])),
+  );
+}

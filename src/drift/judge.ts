@@ -26,10 +26,14 @@ export function assertCheckout(root: string): void {
   }
 }
 
-/** Builds `dir` (a contract with redocly.yaml) into `dir/generated` with the checkout's build. */
+/**
+ * Builds `dir` (a contract with redocly.yaml) with the checkout's build: everything into
+ * `dir/generated`, or only the bundles into `out` (what the guard compares; the types are half of a build).
+ */
 async function build(root: string, dir: string, out?: string): Promise<void> {
+  const args = out ? ['--out', out, '--bundles-only'] : [];
   try {
-    await run(process.execPath, ['--import', 'tsx', join(root, 'scripts/build.ts'), ...(out ? ['--out', out] : [])], {
+    await run(process.execPath, ['--import', 'tsx', join(root, 'scripts/build.ts'), ...args], {
       cwd: dir,
       maxBuffer: 64 * 1024 * 1024,
     });
