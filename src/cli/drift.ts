@@ -11,6 +11,7 @@ import {
   proposeFromRecording,
   RecordingError,
   runDrift,
+  writeProposed,
 } from '../drift/index.ts';
 import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
 
@@ -79,7 +80,10 @@ export async function runDriftCommand(args: string[]): Promise<ExitCode> {
 
 async function propose(recording: string, write: boolean, root: string | undefined, json: boolean): Promise<ExitCode> {
   try {
-    const { proposal, diff } = await proposeFromRecording({ recording, write, ...(root !== undefined && { root }) });
+    const options = { recording, ...(root !== undefined && { root }) };
+    const judged = await proposeFromRecording(options);
+    if (write) await writeProposed(judged, options);
+    const { proposal, diff } = judged;
     const { files: _files, ...rest } = proposal;
     console.log(json ? JSON.stringify({ ...rest, diff }, null, 2) : formatProposal(proposal, diff, write));
     return EXIT.ok;

@@ -8,7 +8,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Contract } from '../conformance/index.ts';
-import { type Bundle, loadBundles, packageRoot } from '../contract/index.ts';
+import { type Bundle, type Json, loadBundles, packageRoot } from '../contract/index.ts';
 import { analyzeRecording } from './analyze.ts';
 import { type DriftReport, Findings } from './findings.ts';
 import { assertCheckout, judge, unifiedDiff, writeProposal } from './judge.ts';
@@ -50,8 +50,6 @@ export interface ProposeOptions {
   recording: string;
   /** The contract checkout to edit (its openapi/, scripts/build.ts and generated/). Default: this package. */
   root?: string;
-  /** Apply the edits, add the changelog lines, rebuild; else a dry run. */
-  write?: boolean;
 }
 
 export interface ProposeResult {
@@ -59,9 +57,11 @@ export interface ProposeResult {
   proposal: Proposal;
   /** The unified diff of the edits. */
   diff: string;
+  /** Each version's bundle rebuilt with the edits: the versions an edit reaches (its changelog lines). */
+  heads: Map<string, Json>;
 }
 
-/** `drift --propose`: the findings as edits of openapi/, judged by the guard, written on request. */
+/** `drift --propose`: the findings as edits of openapi/, judged by the guard; a dry run. */
 export async function proposeFromRecording(options: ProposeOptions): Promise<ProposeResult> {
   const root = options.root ?? packageRoot();
   assertCheckout(root);
@@ -76,8 +76,15 @@ export async function proposeFromRecording(options: ProposeOptions): Promise<Pro
     bundles.map((b) => b.version),
   );
   const diff = await unifiedDiff(proposal);
-  if (options.write) await writeProposal(proposal, root, heads, options.recording);
-  return { report, proposal, diff };
+  return { report, proposal, diff, heads };
+}
+
+/**
+ * `drift --propose --write`: a judged proposal (its verdicts, no second judging) written: the edited
+ * sources, the changelog lines, and the contract rebuilt.
+ */
+export async function writeProposed(judged: ProposeResult, options: ProposeOptions): Promise<void> {
+  await writeProposal(judged.proposal, options.root ?? packageRoot(), judged.heads, options.recording);
 }
 
 async function sourceFiles(root: string, dir: string): Promise<string[]> {

@@ -2,13 +2,19 @@
 // src/, scripts/ and generated/ copied, node_modules linked): each planted divergence (a field never
 // null, a closed set, an undeclared status, a bound broken) is proposed exactly once, as an edit of
 // the source YAML that keeps its comments, with the breaking-change guard's verdict after a real
-// rebuild; --write applies it, adds the changelog lines and rebuilds.
+// rebuild; --write applies the judged proposal, adds the changelog lines and rebuilds.
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deref, type Json, loadBundles } from '../../src/contract/index.ts';
-import { analyzeRecording, type Edit, type ProposeResult, proposeFromRecording } from '../../src/drift/index.ts';
+import {
+  analyzeRecording,
+  type Edit,
+  type ProposeResult,
+  proposeFromRecording,
+  writeProposed,
+} from '../../src/drift/index.ts';
 import { RECORDING_FORMAT } from '../../src/proxy/index.ts';
 import { ROOT } from '../helpers/bundles.ts';
 
@@ -124,7 +130,11 @@ describe('drift --propose', () => {
   });
 
   it('--write applies the edits, adds each to the changelog of the versions it reaches, and rebuilds', async () => {
-    await proposeFromRecording({ recording, root, write: true });
+    // The dry run wrote nothing; --write applies the proposal judged above (no second judging).
+    const transaction = result.proposal.files.get('openapi/components/schemas/Transaction.yaml');
+    const before = await readFile(join(root, 'openapi/components/schemas/Transaction.yaml'), 'utf8');
+    expect(before).toBe(transaction?.before);
+    await writeProposed(result, { recording, root });
     const source = await readFile(join(root, 'openapi/components/schemas/Transaction.yaml'), 'utf8');
     expect(source).toMatch(/ {2}subscription:\n {4}description: [^\n]*\n {4}\$ref: \.\/SubscriptionRef\.yaml\n/);
     // Transaction is in the bundles of 2023-02-10 (capture) and 2024-04-01: both changelogs say it.
