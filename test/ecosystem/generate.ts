@@ -4,6 +4,8 @@
  *
  *   node --import tsx test/ecosystem/generate.ts <tool> <bundlesDir> <outDir> <versions,…> [baseUrl]
  *
+ * A version is the name of a bundle in <bundlesDir> (<version>.json), or the path of a bundle elsewhere
+ * with its `.json` left off (its output lands beside it; the report names it by that path).
  * Everything the tool prints (console, stdout, stderr, Kubb's events) is collected per version and
  * written as the last line, JSON: `{ "<version>": { "lines": [...], "thrown": "…" | null } }`.
  * The tools' options are the ones docs/ecosystem.md shows a user. test/package/ runs a copy of this
