@@ -5,9 +5,9 @@
  * {@link MockEngine.handleRaw}; an MSW handler can call `handle` in a browser (no node: import
  * here; bundles are passed in as data).
  *
- * This file is wiring only: a request runs through named stages over one context (./stages):
- * route → version → auth and scopes → scenario → body → validation → examples → store → view →
- * answer. Each stage answers (a refusal) or passes on; a refused request changes nothing.
+ * Wiring only: a preflight and the admin endpoints are answered before the pipeline; an API request
+ * runs through one list of typed stages over one context (./stages), each answering (a refusal) or
+ * adding its fields and passing on; a refused request changes nothing.
  */
 import { type Bundle, createRouter, loadBundles } from '../contract/index.ts';
 import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
@@ -20,15 +20,15 @@ import type { Scenario } from './scenarios.ts';
 import { answer } from './stages/answer.ts';
 import { auth } from './stages/auth.ts';
 import { body } from './stages/body.ts';
-import type { EngineCore, Incoming, RawRequest, RawResponse, RequestContext, Stage } from './stages/context.ts';
+import { type EngineCore, type Incoming, pipeline, type RawRequest, type RawResponse } from './stages/context.ts';
 import { examples } from './stages/examples.ts';
-import { intake } from './stages/intake.ts';
+import { incomingOf, outside, through } from './stages/intake.ts';
 import { route } from './stages/route.ts';
 import { scenario } from './stages/scenario.ts';
 import { tokenState } from './stages/state.ts';
-import { store } from './stages/store.ts';
+import { store } from './stages/store-rules.ts';
+import { ticket } from './stages/ticket.ts';
 import { validation } from './stages/validation.ts';
-import { version } from './stages/version.ts';
 import { view } from './stages/view.ts';
 import { State, type StateView } from './state.ts';
 import { targetsOf } from './targets.ts';
@@ -117,27 +117,24 @@ export interface MockEngine {
   readonly limits: MockLimits;
 }
 
-/** The stages after routing, in order. */
-const STAGES: Stage[] = [auth, tokenState, scenario, body, validation, examples, store, view];
+/** The stages in order, then the answer; the types check that each has what it needs before it. */
+const PIPELINE = pipeline<Incoming>()
+  .add(route)
+  .add(auth)
+  .add(tokenState)
+  .add(ticket)
+  .add(scenario)
+  .add(body)
+  .add(validation)
+  .add(examples)
+  .add(store)
+  .add(view)
+  .end(answer);
 
-/** One request through the stages: at once, unless a stage waits (a body still arriving, a delay, the state file). */
-function run(incoming: Incoming): RawResponse | Promise<RawResponse> {
-  const routed = route(incoming);
-  // Refused before routing, or the mock's own endpoints (which may wait): answered as is.
-  if (routed instanceof Promise || 'status' in routed) return routed;
-  const context = version(incoming, routed);
-  if ('status' in context) return context;
-  return runStages(context, 0);
-}
-
-/** The stages from `from` on; only a stage that waits returns a promise, and only it costs a microtask. */
-function runStages(context: RequestContext, from: number): RawResponse | Promise<RawResponse> {
-  for (let i = from; i < STAGES.length; i++) {
-    const early = (STAGES[i] as Stage)(context);
-    if (early instanceof Promise) return early.then((settled) => settled ?? runStages(context, i + 1));
-    if (early) return early;
-  }
-  return answer(context);
+/** One request: answered outside the pipeline (a preflight, the admin endpoints), or through it. */
+function handleRaw(core: EngineCore, raw: RawRequest): RawResponse | Promise<RawResponse> {
+  const context = incomingOf(core, raw);
+  return outside(context) ?? through(context, PIPELINE);
 }
 
 export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
@@ -175,11 +172,11 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     timestamp: secondsClock(now),
   };
 
-  const handleRaw = (raw: RawRequest) => intake(core, raw, run);
+  const handle = (raw: RawRequest) => handleRaw(core, raw);
 
   return {
-    handle: (request, options) => handleFetch(handleRaw, request, options?.basePath),
-    handleRaw,
+    handle: (request, options) => handleFetch(handle, request, options?.basePath),
+    handleRaw: handle,
     ...stateApi(core.states),
     requests: (limit) => core.log.list(limit),
     versions: [...core.router.versions],

@@ -123,18 +123,26 @@ export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 
-/** Sends the engine's answer (or drops the connection for `Prefer: fail=drop`); the version served. */
-function deliver(request: IncomingMessage, response: ServerResponse, raw: RawResponse): string {
+/**
+ * Sends an answer, the engine's or Prism's (or drops the connection for `Prefer: fail=drop`); what
+ * served it for the log line: the version, or `preflight` / `admin`.
+ */
+function deliver(
+  request: IncomingMessage,
+  response: ServerResponse,
+  raw: Omit<RawResponse, 'kind'> & { kind?: RawResponse['kind'] },
+): string {
+  const served = raw.kind === undefined || raw.kind === 'api' ? raw.version : raw.kind;
   if (raw.drop) {
     request.socket.destroy();
-    return raw.version;
+    return served;
   }
   if (raw.status >= 400 && !request.complete) raw.headers.Connection = 'close';
   const unknown = raw.headers[UNKNOWN_QUERY_HEADER];
   // Set apart (writeHead's own headers cannot be read back) so that the log line can name it.
   if (unknown !== undefined) response.setHeader(UNKNOWN_QUERY_HEADER, unknown);
   writeAnswer(response, raw);
-  return raw.version;
+  return served;
 }
 
 /**
@@ -358,7 +366,7 @@ function adminDenied(
     return undefined; // the route stage refuses it
   }
   if (!isAdminPath(url.pathname)) return undefined;
-  const denied = (refused: Refusal) => ({ ...refuse(refused, { Vary: 'Origin' }), version: 'admin' });
+  const denied = (refused: Refusal): RawResponse => ({ ...refuse(refused, { Vary: 'Origin' }), kind: 'admin' });
   const refused = adminAccessRefusal(request.headers.host, request.headers.origin, bound);
   if (refused || adminToken === undefined) return refused && denied(refused);
   const inQuery = url.searchParams.get(ADMIN_TOKEN_QUERY);

@@ -2,7 +2,7 @@
  * The mock's state table (docs/mock.md "State table": the spec shows no transitions, so this is the
  * mock's behaviour, not the platform's), gathered from the writes' rows in the collection files
  * (./model/<collection>.ts, `state`). A write whose record is in a state its row does not accept
- * is refused with 422 naming `path.id` (or `path.number`) and the state found (stages/store.ts); a
+ * is refused with 422 naming `path.id` (or `path.number`) and the state found (stages/store-rules.ts); a
  * fulfillment order's `supported_actions` is derived from the same rows
  * (./model/fulfillment-orders.ts).
  */

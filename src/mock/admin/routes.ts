@@ -126,6 +126,7 @@ const ROUTES: Route[] = [
       status: 200,
       headers: { 'Content-Type': 'text/html; charset=utf-8' },
       body: INSPECTOR_HTML,
+      kind: 'admin',
       version: '-',
     }),
   },
@@ -167,7 +168,7 @@ const ROUTES: Route[] = [
     run: withState(async (call, key, name) => {
       const done = call.incoming.core.states.drop(name, key);
       if (!done) return missingSnapshot(name);
-      return saved(done, () => ({ status: 204, headers: {}, body: '', version: '-' }));
+      return saved(done, () => ({ status: 204, headers: {}, body: '', kind: 'admin', version: '-' }));
     }),
   },
 ];
@@ -218,6 +219,6 @@ export async function answerAdmin(incoming: Incoming): Promise<RawResponse> {
   return {
     ...answered,
     headers: { ...adminCors(incoming.raw.header('origin')), ...answered.headers },
-    version: 'admin',
+    kind: 'admin',
   };
 }

@@ -1,39 +1,56 @@
 /**
- * Stage body: for an operation with a JSON request body, the bytes are read (over the limit: 413),
+ * Stage body: a declared Content-Length over the body limit is refused (413) before anything is
+ * read; for an operation with a JSON request body, the bytes are read (over the limit: 413),
  * then must be JSON (another content type, or a charset other than UTF-8: 415), UTF-8 (400) and
  * parse (400). Validation against the schema is the next stage's. A body sent to a write that
  * takes none is refused (415), as `--static` (Prism) and the real API do.
  */
-import { fieldRefusal, isJsonMediaType, malformedJson, unsupportedMediaType } from '../../http/index.ts';
-import type { RawResponse, RequestContext, Stage } from './context.ts';
+import {
+  bodyTooLarge,
+  fieldRefusal,
+  isJsonMediaType,
+  MAX_BODY_BYTES,
+  malformedJson,
+  unsupportedMediaType,
+} from '../../http/index.ts';
+import type { Incoming, Parsed, RawResponse, Routed, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
-import { tooLarge } from './scenario.ts';
+
+type Reading = Incoming & Routed & Parsed;
+
+const tooLarge = (context: Routed) => refuseRouted(context, bodyTooLarge(context.problem));
 
 /** Stateless between calls (no `stream` option), so one serves every request. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads and parses the body of an operation that has one; a microtask only while bytes are still arriving. */
-export const body: Stage = (context) => {
-  if (!context.target.validator.hasBody)
-    return context.method === 'GET' || context.method === 'HEAD' ? undefined : none(context);
-  const bytes = context.raw.readBody();
-  return bytes instanceof Promise ? bytes.then((read) => parseJson(context, read)) : parseJson(context, bytes);
+export const body: Stage<Incoming & Routed, Parsed> = {
+  name: 'body',
+  run: (context) => {
+    const length = context.raw.header('content-length');
+    // Declared too large: refused before reading.
+    if (length !== undefined && Number(length) > MAX_BODY_BYTES) return tooLarge(context);
+    if (!context.target.validator.hasBody)
+      return context.method === 'GET' || context.method === 'HEAD' ? undefined : none(context);
+    const bytes = context.raw.readBody();
+    return bytes instanceof Promise ? bytes.then((read) => parseJson(context, read)) : parseJson(context, bytes);
+  },
 };
 
 /** An operation without a request body: bytes sent anyway are refused, whatever their type. */
-function none(context: RequestContext): RawResponse | undefined | Promise<RawResponse | undefined> {
+function none(context: Reading): RawResponse | undefined | Promise<RawResponse | undefined> {
   const bytes = context.raw.readBody();
   return bytes instanceof Promise ? bytes.then((read) => refuseBody(context, read)) : refuseBody(context, bytes);
 }
 
-function refuseBody(context: RequestContext, bytes: Uint8Array | 'too-large'): RawResponse | undefined {
+function refuseBody(context: Reading, bytes: Uint8Array | 'too-large'): RawResponse | undefined {
   if (bytes !== 'too-large' && bytes.length === 0) return undefined;
   // A body the operation does not take: not guessed away (the real API answers 415 too).
   const message = `${context.problem.operation} takes no request body; send none (no Content-Type, no bytes).`;
   return refuseRouted(context, unsupportedMediaType('content-type', message, context.problem));
 }
 
-function parseJson(context: RequestContext, bytes: Uint8Array | 'too-large'): RawResponse | undefined {
+function parseJson(context: Reading, bytes: Uint8Array | 'too-large'): RawResponse | undefined {
   // Larger than the limit once read (no or a wrong Content-Length).
   if (bytes === 'too-large') return tooLarge(context);
   if (bytes.length === 0) return undefined;

@@ -1,12 +1,12 @@
 /**
- * The one request context the engine's stages work on (./*.ts, wired in ../engine.ts): what came in
- * (`incoming`), what the route stage found (`target`, `version`), what the later stages read
- * (token, preferences, path, query, body) and what the store stage produced (`result`). A stage
- * returns a {@link RawResponse} to answer now (a refusal, a preflight), or nothing to go on.
+ * The one request context the engine's stages work on (./*.ts, wired in ../engine.ts) and the
+ * {@link Stage} type: what came in ({@link Incoming}), then one type per stage for the fields it
+ * adds (the route stage's {@link Routed}, ... the view stage's {@link Viewed}). A stage returns a
+ * {@link RawResponse} to answer now (a refusal), or nothing to go on.
  */
 import type { ApiVersion, Bundle, BundleOperation, Router } from '../../contract/index.ts';
 import type { MockPreferences } from '../../http/index.ts';
-import type { OperationValidator, Violation } from '../../validation/index.ts';
+import type { OperationValidator } from '../../validation/index.ts';
 import type { RequestLog } from '../admin/request-log.ts';
 import type { MockLimits } from '../limits.ts';
 import type { Rec, ViewContext } from '../model/index.ts';
@@ -37,7 +37,13 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
-  /** The version that served the request (or `-`), for the request log. */
+  /**
+   * What answered: an operation of the API (`version` names the version that served it, `-` when
+   * refused before routing), a CORS preflight, or the mock's admin endpoints (../admin), which are
+   * answered before the pipeline and are neither logged nor given the API's CORS headers.
+   */
+  kind: 'api' | 'preflight' | 'admin';
+  /** The version that served an API request (`-` before routing, and for the other kinds), for the request log. */
   version: string;
   /** A `fail=drop` scenario: the adapter drops the connection instead of answering. */
   drop?: true;
@@ -95,6 +101,7 @@ export type StoreResult =
       changes: [string, Rec][];
     };
 
+/** The request read once (./intake.ts incomingOf): what every stage may read. */
 export interface Incoming {
   core: EngineCore;
   raw: RawRequest;
@@ -105,29 +112,109 @@ export interface Incoming {
   authorization: string | undefined;
   /** The bearer token, when the header holds one. */
   token: string | undefined;
-  /** A write's ticket on its state (../tokens/store.ts), opened when the request arrived. */
-  ticket: Ticket | undefined;
 }
 
-export interface RequestContext extends Incoming {
+/** Added by the route stage: the operation and version served. */
+export interface Routed {
   target: Target;
   version: ApiVersion;
   /** Headers of every answer once routed (the version served). */
   served: Record<string, string>;
   /** Operation and version, named in every problem body. */
   problem: { operation: string; version: string };
+}
+
+/** Added by the auth stage: the request carries a bearer token. */
+export interface Authorized {
   token: string;
+}
+
+/** Added by the ticket stage: a write's ticket on its state (../tokens/store.ts), closed once answered. */
+export interface Ticketed {
+  ticket: Ticket | undefined;
+}
+
+/** Added by the scenario stage: the `Prefer` header's tokens. */
+export interface Preferred {
   preferences: MockPreferences;
+}
+
+/** Added by the body stage: the parsed JSON body, if one was sent. */
+export interface Parsed {
+  body: unknown;
+}
+
+/** Added by the validation stage: path and query as the contract types them, the page asked for. */
+export interface Checked {
   path: Record<string, string | number>;
   query: Record<string, unknown>;
-  body: unknown;
-  violations: Violation[];
   cursor: Cursor | undefined;
-  result: StoreResult | undefined;
+}
+
+/** Added by the store stage: what the operation found or would change. */
+export interface Stored {
+  result: StoreResult;
+}
+
+/** Added by the view stage: the answer's body once viewed and projected. */
+export interface Viewed {
   /** What the collections' views read (./view.ts), made once per request when first needed. */
   viewContext: ViewContext | undefined;
-  /** The answer's body once viewed and projected. */
   shown: unknown;
 }
 
-export type Stage = (context: RequestContext) => RawResponse | undefined | Promise<RawResponse | undefined>;
+/** The context once every stage before the answer has passed. */
+export type RequestContext = Incoming & Routed & Authorized & Ticketed & Preferred & Parsed & Checked & Stored & Viewed;
+
+/** A stage's outcome: an answer now (a refusal), or nothing to go on; a promise only when it waits. */
+export type Passed = RawResponse | undefined | Promise<RawResponse | undefined>;
+
+/**
+ * A step of the pipeline: it reads `Needs` (what the request and the stages before it hold) and
+ * answers, or sets the fields of `Adds` on the context and passes on. The context is one object,
+ * made with every field by ./intake.ts; {@link pipeline} checks, by type, that each stage comes
+ * after the stages that add what it needs.
+ */
+export type Stage<Needs, Adds = unknown> = {
+  readonly name: string;
+  readonly run: (context: Needs & Adds) => Passed;
+};
+
+/** The last step: it answers (a write commits first). */
+export type Last<Needs> = (context: Needs) => RawResponse | Promise<RawResponse>;
+
+/** The stages in order and the last step; the types say each stage has what it needs. */
+export interface Pipeline<Has> {
+  readonly stages: readonly Stage<never, unknown>[];
+  /** A stage whose needs are not all added before it is a type error naming what is `missing`. */
+  add<Needs, Adds>(
+    stage: Stage<Needs, Adds> & ([Has] extends [Needs] ? unknown : { missing: Exclude<keyof Needs, keyof Has> }),
+  ): Pipeline<Has & Adds>;
+  /** The pipeline ending with `last`, as one function of the context. */
+  end(last: Last<Has>): Last<Has>;
+}
+
+/** Starts a pipeline over what `Has` holds (the incoming request). */
+export function pipeline<Has>(stages: readonly Stage<never, unknown>[] = []): Pipeline<Has> {
+  return {
+    stages,
+    // The order is checked by the signature; at run time a stage is a stage.
+    add: ((stage: Stage<never, unknown>) => pipeline([...stages, stage])) as Pipeline<Has>['add'],
+    end: (last) => (context) => runFrom(stages, last as Last<unknown>, context, 0),
+  };
+}
+
+/** The stages from `from` on; only a stage that waits returns a promise, and only it costs a microtask. */
+function runFrom(
+  stages: readonly Stage<never, unknown>[],
+  last: Last<unknown>,
+  context: unknown,
+  from: number,
+): RawResponse | Promise<RawResponse> {
+  for (let i = from; i < stages.length; i++) {
+    const early = (stages[i] as Stage<unknown, unknown>).run(context);
+    if (early instanceof Promise) return early.then((settled) => settled ?? runFrom(stages, last, context, i + 1));
+    if (early) return early;
+  }
+  return last(context);
+}

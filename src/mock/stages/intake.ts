@@ -1,67 +1,109 @@
 /**
- * Around the stages (../engine.ts runs them): the request is read once (./route.ts incomingOf); a
- * write opens a ticket on its state when it arrives, before any delay, and closes it once answered,
- * so that a reset meanwhile cancels it (../tokens/store.ts); every API request is logged for the
- * inspector (../admin/request-log.ts); every answer but a preflight, an admin one (its own CORS
- * rule) and a dropped connection gets the CORS headers.
+ * Before and after the pipeline (../engine.ts runs it): the request is read once into the context
+ * every stage works on; a CORS preflight and the mock's admin paths (../admin) are answered before
+ * the pipeline; an API answer is logged for the inspector (../admin/request-log.ts) and given the
+ * CORS headers (but a dropped connection), and a write's ticket (./ticket.ts) is closed, so that a
+ * reset meanwhile cancels it (../tokens/store.ts).
  */
 
-import { corsHeaders } from '../../http/index.ts';
+import { corsHeaders, isDecodablePath, parseTarget, preflightHeaders } from '../../http/index.ts';
+import { adminPreflight } from '../admin/guard.ts';
 import { logExchange } from '../admin/request-log.ts';
-import type { EngineCore, Incoming, RawRequest, RawResponse } from './context.ts';
-import { incomingOf } from './route.ts';
+import { answerAdmin, isAdminPath } from '../admin/routes.ts';
+import type { EngineCore, Incoming, Last, RawRequest, RawResponse, RequestContext } from './context.ts';
 
-export function intake(
-  core: EngineCore,
-  raw: RawRequest,
-  run: (incoming: Incoming) => RawResponse | Promise<RawResponse>,
-): RawResponse | Promise<RawResponse> {
-  const started = performance.now();
-  const incoming = incomingOf(core, raw);
-  const { token, method } = incoming;
-  const keeping = method === 'GET' || method === 'HEAD' ? undefined : new BodyKeeping(raw);
-  if (keeping) {
-    // A request that may carry a body: what is read is kept for the log.
-    incoming.raw = keeping;
-    if (token) incoming.ticket = core.states.begin(token);
+/**
+ * The request read once (method, path and query, bearer token) as the context of every stage: one
+ * literal of every field the stages add, so that the context keeps one fast object shape. A request
+ * that may carry a body is wrapped so that what is read is kept for the log.
+ */
+export function incomingOf(core: EngineCore, request: RawRequest): RequestContext {
+  const { pathname, searchParams } = parseTarget(request.target);
+  const authorization = request.header('authorization');
+  const method = request.method.toUpperCase();
+  return {
+    core,
+    raw: method === 'GET' || method === 'HEAD' ? request : new BodyKeeping(request),
+    method,
+    pathname,
+    searchParams,
+    authorization,
+    token: (authorization === undefined
+      ? undefined
+      : /^bearer[ \t]+(\S.*)$/i.exec(authorization.trim())?.[1]?.trim()) as string,
+    // Set by the stages (./context.ts says which), before any reads them.
+    target: undefined as never,
+    version: undefined as never,
+    served: undefined as never,
+    problem: undefined as never,
+    ticket: undefined,
+    preferences: {},
+    body: undefined,
+    path: {},
+    query: {},
+    cursor: undefined,
+    result: undefined as never,
+    viewContext: undefined,
+    shown: undefined,
+  };
+}
+
+/** What is answered before the pipeline: a CORS preflight (it carries no token), the admin endpoints. */
+export function outside(incoming: Incoming): RawResponse | Promise<RawResponse> | undefined {
+  const { raw, method, pathname } = incoming;
+  if (method === 'OPTIONS' && raw.header('access-control-request-method') !== undefined) {
+    const [origin, requested] = [raw.header('origin'), raw.header('access-control-request-headers')];
+    const headers = isAdminPath(pathname) ? adminPreflight(origin, requested) : preflightHeaders(origin, requested);
+    return { status: 204, headers, body: '', kind: 'preflight', version: '-' };
   }
+  // The mock's own endpoints, outside the API: no version; CORS for loopback origins only. (A
+  // malformed escape is the route stage's refusal.)
+  if (isAdminPath(pathname) && isDecodablePath(pathname)) return answerAdmin(incoming);
+  return undefined;
+}
+
+/**
+ * An API request through the pipeline: its answer logged and given the CORS headers, its ticket
+ * closed, also when a stage throws. At once when no stage waited.
+ */
+export function through(context: RequestContext, pipeline: Last<RequestContext>): RawResponse | Promise<RawResponse> {
+  const started = performance.now();
   let response: RawResponse | Promise<RawResponse>;
   try {
-    response = run(incoming);
+    response = pipeline(context);
   } catch (error) {
-    close(core, incoming);
+    close(context);
     throw error;
   }
   // Answered at once (no stage waited): no microtask.
-  if (!(response instanceof Promise)) return finish(core, incoming, response, started);
+  if (!(response instanceof Promise)) return finish(context, response, started);
   return response.then(
-    (answered) => finish(core, incoming, answered, started),
+    (answered) => finish(context, answered, started),
     (error: unknown) => {
-      close(core, incoming);
+      close(context);
       throw error;
     },
   );
 }
 
 /** The answer logged and given the CORS headers; the write's ticket closed in any case. */
-function finish(core: EngineCore, incoming: Incoming, response: RawResponse, started: number): RawResponse {
+function finish(context: RequestContext, response: RawResponse, started: number): RawResponse {
   try {
-    if (response.drop || response.version === 'preflight' || response.version === 'admin') return response;
-    const { token, raw } = incoming;
+    if (response.drop) return response;
+    const { token, raw, core } = context;
     const stateKey = token ? core.states.keyOf(token) : null;
-    // A request that may carry a body is wrapped so that the log gets what was read.
     const kept = raw instanceof BodyKeeping ? raw : undefined;
     const request = kept?.raw ?? raw;
     logExchange(core.log, { request, response, requestBody: kept?.body, ms: performance.now() - started, stateKey });
     return { ...response, headers: { ...corsHeaders(raw.header('origin')), ...response.headers } };
   } finally {
-    close(core, incoming);
+    close(context);
   }
 }
 
 /** Closes a write's ticket on its state (a reset meanwhile has cancelled it). */
-function close(core: EngineCore, incoming: Incoming): void {
-  if (incoming.ticket) core.states.end(incoming.ticket);
+function close(context: RequestContext): void {
+  if (context.ticket) context.core.states.end(context.ticket);
 }
 
 /** A request whose body, once read, is kept for the log (a class: no closures made per request). */

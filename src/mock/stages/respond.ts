@@ -53,12 +53,23 @@ export const json = (
   status,
   headers: { 'Content-Type': 'application/json', ...headers },
   body: body instanceof JsonText ? body.text : JSON.stringify(body),
+  kind: 'api',
+  version,
+});
+
+/** An API answer with a body already written (empty for a 204, a declared status without a body). */
+export const api = (status: number, headers: Record<string, string>, body: string, version = '-'): RawResponse => ({
+  status,
+  headers,
+  body,
+  kind: 'api',
   version,
 });
 
 /** A refusal as an answer, with the version it was routed to (`-` before routing). */
 export const refuse = (refusal: Refusal, headers: Record<string, string> = {}, version = '-'): RawResponse => ({
   ...problemAnswer(refusal, headers),
+  kind: 'api',
   version,
 });
 

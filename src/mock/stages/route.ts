@@ -1,55 +1,37 @@
 /**
- * Stage route: a CORS preflight is answered at once; a path with a malformed escape is refused
- * (400); the mock's admin paths (/__mock/...) are served; the path and method are routed (404, 405; an OPTIONS
- * request gets the allowed methods). What is left for the version stage is a matched route or a
- * version the endpoint does not list.
+ * Stage route: a path with a malformed escape is refused (400); the path and method are routed
+ * (404, 405; a plain OPTIONS request gets the allowed methods); the version is the header's, or the
+ * endpoint's default (decided by the router from the contract's version order), and one the
+ * endpoint does not list is refused (400 naming the header and the allowed values).
  */
 
-import type { RouteResult } from '../../contract/index.ts';
 import { VERSION_HEADER } from '../../contract/index.ts';
-import { isDecodablePath, malformedUrl, parseTarget, preflightHeaders, routeRefusal } from '../../http/index.ts';
-import { adminPreflight } from '../admin/guard.ts';
-import { answerAdmin, isAdminPath } from '../admin/routes.ts';
-import type { EngineCore, Incoming, RawRequest, RawResponse, Target } from './context.ts';
-import { refuse } from './respond.ts';
+import { isDecodablePath, malformedUrl, routeRefusal } from '../../http/index.ts';
+import type { Incoming, Routed, Stage } from './context.ts';
+import { api, refuse } from './respond.ts';
 
 export const RESET_PATH = '/__mock/reset';
 
-export type Routed = Extract<RouteResult<Target>, { kind: 'matched' | 'unsupported-version' }>;
-
-/** The incoming request read once: method, path and query, bearer token (a write's ticket is opened by ./intake.ts). */
-export function incomingOf(core: EngineCore, raw: RawRequest): Incoming {
-  const { pathname, searchParams } = parseTarget(raw.target);
-  const authorization = raw.header('authorization');
-  return {
-    core,
-    raw,
-    method: raw.method.toUpperCase(),
-    searchParams,
-    pathname,
-    authorization,
-    token: authorization === undefined ? undefined : /^bearer[ \t]+(\S.*)$/i.exec(authorization.trim())?.[1]?.trim(),
-    ticket: undefined,
-  };
-}
-
-export function route(incoming: Incoming): RawResponse | Routed | Promise<RawResponse> {
-  const { raw, method, pathname, core } = incoming;
-  // A preflight carries no token: answered before anything else.
-  if (method === 'OPTIONS' && raw.header('access-control-request-method') !== undefined) {
-    const [origin, requested] = [raw.header('origin'), raw.header('access-control-request-headers')];
-    const headers = isAdminPath(pathname) ? adminPreflight(origin, requested) : preflightHeaders(origin, requested);
-    return { status: 204, headers, body: '', version: 'preflight' };
-  }
-  // A malformed percent-escape cannot be routed.
-  if (!isDecodablePath(pathname)) return refuse(malformedUrl(pathname));
-  // The mock's own endpoints (../admin), outside the API: no version; CORS for loopback origins only.
-  if (isAdminPath(pathname)) return answerAdmin(incoming);
-  const found = core.router.resolve(method, pathname, raw.header(VERSION_HEADER.toLowerCase()) || undefined);
-  if (found.kind === 'matched' || found.kind === 'unsupported-version') return found;
-  if (found.kind === 'method-not-allowed' && method === 'OPTIONS') {
+export const route: Stage<Incoming, Routed> = {
+  name: 'route',
+  run: (context) => {
+    const { raw, method, pathname, core } = context;
+    // A malformed percent-escape cannot be routed.
+    if (!isDecodablePath(pathname)) return refuse(malformedUrl(pathname));
+    const found = core.router.resolve(method, pathname, raw.header(VERSION_HEADER.toLowerCase()) || undefined);
+    // Unlisted version: answered with the version received, for the log.
+    if (found.kind === 'unsupported-version') return refuse(routeRefusal(found, pathname), {}, found.received);
+    if (found.kind === 'matched') {
+      const { target } = found;
+      context.target = target;
+      context.version = target.version;
+      context.served = { [VERSION_HEADER]: target.version };
+      context.problem = { operation: target.operation.operationId, version: target.version };
+      return undefined;
+    }
     // A plain OPTIONS: the methods the path allows.
-    return { status: 204, headers: { Allow: [...found.allow, 'OPTIONS'].join(', ') }, body: '', version: '-' };
-  }
-  return refuse(routeRefusal(found, pathname));
-}
+    if (found.kind === 'method-not-allowed' && method === 'OPTIONS')
+      return api(204, { Allow: [...found.allow, 'OPTIONS'].join(', ') }, '');
+    return refuse(routeRefusal(found, pathname));
+  },
+};

@@ -9,7 +9,10 @@
 
 import { fieldRefusal, refusal, summarize, UNKNOWN_QUERY_HEADER } from '../../http/index.ts';
 import { decodeCursor } from '../pagination.ts';
-import type { RawResponse, RequestContext, Stage } from './context.ts';
+import type { Checked, Incoming, Parsed, RawResponse, Routed, Stage } from './context.ts';
+
+type Checking = Incoming & Routed & Parsed & Checked;
+
 import { refuseRouted } from './respond.ts';
 
 function decodePath(text: string): string {
@@ -21,7 +24,7 @@ function decodePath(text: string): string {
 }
 
 /** The query's parameter names the operation does not declare, each once, in the order sent. */
-function unknownParams(context: RequestContext): string[] {
+function unknownParams(context: Checking): string[] {
   const declared = context.target.validator.queryParams;
   const unknown: string[] = [];
   for (const name of context.searchParams.keys()) {
@@ -31,7 +34,7 @@ function unknownParams(context: RequestContext): string[] {
 }
 
 /** Unknown query parameters: named on the answer, or refused under `strictQuery`. */
-function checkUnknown(context: RequestContext): RawResponse | undefined {
+function checkUnknown(context: Checking): RawResponse | undefined {
   const unknown = unknownParams(context);
   if (unknown.length === 0) return undefined;
   const names = unknown.join(', ');
@@ -52,50 +55,53 @@ function checkUnknown(context: RequestContext): RawResponse | undefined {
   return undefined;
 }
 
-export const validation: Stage = (context) => {
-  const { target, searchParams } = context;
-  const { validator } = target;
-  // Only a request with a query pays for the look.
-  if (searchParams.size > 0) {
-    const refused = checkUnknown(context);
-    if (refused) return refused;
-  }
-  const repeated = validator.queryParams.find((p) => p.kind !== 'array' && searchParams.getAll(p.name).length > 1);
-  if (repeated) {
-    // One value expected, several sent: which one counts is not for the mock to guess.
-    const times = searchParams.getAll(repeated.name).length;
-    const message = `query parameter ${repeated.name} was sent ${times} times; it takes one value.`;
-    return refuseRouted(
-      context,
-      fieldRefusal('badRequest', `query.${repeated.name}`, 'duplicate', message, context.problem),
-    );
-  }
-  const captured = target.pathPattern.exec(context.pathname)?.slice(1) ?? [];
-  const path = validator.checkPath(
-    Object.fromEntries(target.pathNames.map((name, i) => [name, decodePath(captured[i] ?? '')])),
-  );
-  const query = validator.checkQuery(searchParams);
-  context.path = path.values;
-  context.query = query.query;
-  const violations = [...path.violations, ...query.violations];
-  if (context.body !== undefined) violations.push(...validator.checkBody(context.body));
-  else if (validator.hasBody && validator.bodyRequired) {
-    violations.push({ field: 'body', rule: 'required', message: 'Body parameter is required', location: ['body'] });
-  }
-  if (violations.length > 0) {
-    // The request breaks the contract: every broken rule named.
-    const { operation, version } = context.problem;
-    const detail = `The request breaks the contract of ${operation} (${version}): ${summarize(violations)}.`;
-    return refuseRouted(context, refusal('invalidRequest', detail, violations, context.problem));
-  }
-  const cursorText = query.query.cursor;
-  if (typeof cursorText === 'string') {
-    context.cursor = decodeCursor(cursorText);
-    // A cursor this mock never issued.
-    if (!context.cursor) {
-      const message = `cursor "${cursorText.slice(0, 64)}" was not issued by this mock; take it from a page's next or previous URL.`;
-      return refuseRouted(context, fieldRefusal('badRequest', 'query.cursor', 'cursor', message, context.problem));
+export const validation: Stage<Incoming & Routed & Parsed, Checked> = {
+  name: 'validation',
+  run: (context) => {
+    const { target, searchParams } = context;
+    const { validator } = target;
+    // Only a request with a query pays for the look.
+    if (searchParams.size > 0) {
+      const refused = checkUnknown(context);
+      if (refused) return refused;
     }
-  }
-  return undefined;
+    const repeated = validator.queryParams.find((p) => p.kind !== 'array' && searchParams.getAll(p.name).length > 1);
+    if (repeated) {
+      // One value expected, several sent: which one counts is not for the mock to guess.
+      const times = searchParams.getAll(repeated.name).length;
+      const message = `query parameter ${repeated.name} was sent ${times} times; it takes one value.`;
+      return refuseRouted(
+        context,
+        fieldRefusal('badRequest', `query.${repeated.name}`, 'duplicate', message, context.problem),
+      );
+    }
+    const captured = target.pathPattern.exec(context.pathname)?.slice(1) ?? [];
+    const path = validator.checkPath(
+      Object.fromEntries(target.pathNames.map((name, i) => [name, decodePath(captured[i] ?? '')])),
+    );
+    const query = validator.checkQuery(searchParams);
+    context.path = path.values;
+    context.query = query.query;
+    const violations = [...path.violations, ...query.violations];
+    if (context.body !== undefined) violations.push(...validator.checkBody(context.body));
+    else if (validator.hasBody && validator.bodyRequired) {
+      violations.push({ field: 'body', rule: 'required', message: 'Body parameter is required', location: ['body'] });
+    }
+    if (violations.length > 0) {
+      // The request breaks the contract: every broken rule named.
+      const { operation, version } = context.problem;
+      const detail = `The request breaks the contract of ${operation} (${version}): ${summarize(violations)}.`;
+      return refuseRouted(context, refusal('invalidRequest', detail, violations, context.problem));
+    }
+    const cursorText = query.query.cursor;
+    if (typeof cursorText === 'string') {
+      context.cursor = decodeCursor(cursorText);
+      // A cursor this mock never issued.
+      if (!context.cursor) {
+        const message = `cursor "${cursorText.slice(0, 64)}" was not issued by this mock; take it from a page's next or previous URL.`;
+        return refuseRouted(context, fieldRefusal('badRequest', 'query.cursor', 'cursor', message, context.problem));
+      }
+    }
+    return undefined;
+  },
 };

@@ -8,14 +8,17 @@
 import { refusal, summarize } from '../../http/index.ts';
 import { collectionOf, type Rec, type ViewContext } from '../model/index.ts';
 import { type Projector, recordJson } from '../project.ts';
-import type { RequestContext, Stage, StoreResult, Target } from './context.ts';
+import type { Authorized, Incoming, Routed, Stage, Stored, StoreResult, Target, Viewed } from './context.ts';
+
+type Viewing = Incoming & Routed & Authorized & Stored & Viewed;
+
 import { JsonText, refuseRouted, stringify } from './respond.ts';
 
 /** What a collection's view reads: the caller's state, a write's pending records over it. */
-function viewContextOf(context: RequestContext): ViewContext {
+function viewContextOf(context: Viewing): ViewContext {
   const state = context.core.states.read(context.token);
   const pending = new Map<string, Rec>();
-  if (context.result?.kind === 'write')
+  if (context.result.kind === 'write')
     for (const [c, r] of context.result.changes) pending.set(`${c} ${r[collectionOf(c).key]}`, r);
   return {
     list: (name) => state.list(name),
@@ -25,7 +28,7 @@ function viewContextOf(context: RequestContext): ViewContext {
 }
 
 /** A record of `collection` as the context's version shows it. */
-export function viewOf(context: RequestContext, collection: string, record: Rec): Rec {
+export function viewOf(context: Viewing, collection: string, record: Rec): Rec {
   const decl = collectionOf(collection);
   if (!decl.view) return record;
   // One view context per request, made when a record first needs it.
@@ -33,9 +36,8 @@ export function viewOf(context: RequestContext, collection: string, record: Rec)
   return decl.view(record, context.viewContext);
 }
 
-function shownOf(context: RequestContext): unknown {
+function shownOf(context: Viewing): unknown {
   const result = context.result;
-  if (!result) return undefined;
   const { collection } = result;
   switch (result.kind) {
     case 'list':
@@ -82,7 +84,7 @@ function recordProjector(target: Target, kind: keyof typeof RECORD_PARTS): Proje
  * (../project.ts recordJson) unless its view was made for this request; the same bytes as
  * projecting and serializing the whole body.
  */
-function readJson(context: RequestContext, result: Exclude<StoreResult, { kind: 'write' }>): JsonText | undefined {
+function readJson(context: Viewing, result: Exclude<StoreResult, { kind: 'write' }>): JsonText | undefined {
   const project = recordProjector(context.target, result.kind);
   if (!project) return undefined;
   const { collection } = result;
@@ -95,23 +97,26 @@ function readJson(context: RequestContext, result: Exclude<StoreResult, { kind: 
 }
 
 /** One record's JSON: the stored record's remembered text unless its view was made for this request. */
-function recordText(context: RequestContext, collection: string, project: Projector, record: Rec): JsonText {
+function recordText(context: Viewing, collection: string, project: Projector, record: Rec): JsonText {
   const viewed = viewOf(context, collection, record);
   return new JsonText(viewed === record ? recordJson(project, record) : JSON.stringify(project(viewed)));
 }
 
-export const view: Stage = (context) => {
-  const result = context.result;
-  const read = result && result.kind !== 'write' ? readJson(context, result) : undefined;
-  if (read) {
-    context.shown = read;
-    return undefined;
-  }
-  context.shown = context.target.project(shownOf(context));
-  if (context.result?.kind !== 'write') return undefined;
-  const broken = context.target.validator.checkResponse(context.shown);
-  if (broken.length === 0) return undefined;
-  // The write would leave a record the contract does not allow: nothing is stored.
-  const detail = `The change would leave a record the contract does not allow: ${summarize(broken)}. Nothing was changed.`;
-  return refuseRouted(context, refusal('invalidRequest', detail, broken, context.problem));
+export const view: Stage<Incoming & Routed & Authorized & Stored, Viewed> = {
+  name: 'view',
+  run: (context) => {
+    const result = context.result;
+    const read = result.kind !== 'write' ? readJson(context, result) : undefined;
+    if (read) {
+      context.shown = read;
+      return undefined;
+    }
+    context.shown = context.target.project(shownOf(context));
+    if (result.kind !== 'write') return undefined;
+    const broken = context.target.validator.checkResponse(context.shown);
+    if (broken.length === 0) return undefined;
+    // The write would leave a record the contract does not allow: nothing is stored.
+    const detail = `The change would leave a record the contract does not allow: ${summarize(broken)}. Nothing was changed.`;
+    return refuseRouted(context, refusal('invalidRequest', detail, broken, context.problem));
+  },
 };

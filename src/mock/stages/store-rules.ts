@@ -14,7 +14,10 @@ import { collectionOf, type Rec, sortKey } from '../model/index.ts';
 import { type Cursor, encodeCursor, pageOf } from '../pagination.ts';
 import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
 import { checkLimits } from '../writes/limits.ts';
-import type { RawResponse, RequestContext, Stage } from './context.ts';
+import type { Authorized, Checked, Incoming, Parsed, RawResponse, Routed, Stage, Stored } from './context.ts';
+
+type Storing = Incoming & Routed & Authorized & Parsed & Checked & Stored;
+
 import { refuseRouted } from './respond.ts';
 
 /** The record a request addresses: its collection, the path parameter and the key it holds. */
@@ -25,7 +28,7 @@ interface Addressed {
 }
 
 /** 404 naming the path parameter: no such record (or, with `what`, what the key leads to is missing). */
-const notFound = (context: RequestContext, { collection, param, key }: Addressed, what?: string) =>
+const notFound = (context: Storing, { collection, param, key }: Addressed, what?: string) =>
   refuseRouted(
     context,
     fieldRefusal(
@@ -38,7 +41,7 @@ const notFound = (context: RequestContext, { collection, param, key }: Addressed
   );
 
 /** The URL of another page: the request's own, its cursor replaced. */
-function pageLink(context: RequestContext, cursor: Cursor | undefined): string | null {
+function pageLink(context: Storing, cursor: Cursor | undefined): string | null {
   if (!cursor) return null;
   const params = new URLSearchParams(context.searchParams);
   params.delete('cursor');
@@ -46,7 +49,7 @@ function pageLink(context: RequestContext, cursor: Cursor | undefined): string |
   return `${context.raw.origin}${context.pathname}?${params}`;
 }
 
-function list(context: RequestContext, decl: ListDecl): RawResponse | undefined {
+function list(context: Storing, decl: ListDecl): RawResponse | undefined {
   const state = context.core.states.read(context.token);
   let records = state.list(decl.collection);
   if (decl.parent) {
@@ -73,7 +76,7 @@ function list(context: RequestContext, decl: ListDecl): RawResponse | undefined 
   return undefined;
 }
 
-function get(context: RequestContext, decl: GetDecl): RawResponse | undefined {
+function get(context: Storing, decl: GetDecl): RawResponse | undefined {
   const state = context.core.states.read(context.token);
   if (!decl.param) {
     context.result = { kind: 'records', collection: decl.collection, records: state.list(decl.collection) };
@@ -90,7 +93,7 @@ function get(context: RequestContext, decl: GetDecl): RawResponse | undefined {
   return undefined;
 }
 
-function write(context: RequestContext, decl: WriteDecl): RawResponse | undefined {
+function write(context: Storing, decl: WriteDecl): RawResponse | undefined {
   const state = context.core.states.read(context.token);
   const key = decl.param ? (context.path[decl.param] as string | number) : '';
   let record: Rec = {};
@@ -139,9 +142,12 @@ function write(context: RequestContext, decl: WriteDecl): RawResponse | undefine
   return undefined;
 }
 
-export const store: Stage = (context) => {
-  const { decl } = context.target;
-  if (decl.kind === 'list') return list(context, decl);
-  if (decl.kind === 'get') return get(context, decl);
-  return write(context, decl);
+export const store: Stage<Incoming & Routed & Authorized & Parsed & Checked, Stored> = {
+  name: 'store',
+  run: (context) => {
+    const { decl } = context.target;
+    if (decl.kind === 'list') return list(context, decl);
+    if (decl.kind === 'get') return get(context, decl);
+    return write(context, decl);
+  },
 };
