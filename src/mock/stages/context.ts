@@ -14,7 +14,7 @@ import type { Cursor } from '../pagination.ts';
 import type { Projector } from '../project.ts';
 import type { OperationDecl } from '../resources.ts';
 import type { Scenario } from '../scenarios.ts';
-import type { Ticket, TokenStore } from '../tokens/store.ts';
+import type { Ticket, TokenStore } from '../tokens/token-states.ts';
 
 /** A request as an adapter hands it over: lower-case header names; the body read on demand. */
 export interface RawRequest {
@@ -105,7 +105,7 @@ export interface Incoming {
   authorization: string | undefined;
   /** The bearer token, when the header holds one. */
   token: string | undefined;
-  /** A write's ticket on its state (../tokens/store.ts), opened when the request arrived. */
+  /** A write's ticket on its state (../tokens/token-states.ts), opened when the request arrived. */
   ticket: Ticket | undefined;
 }
 

@@ -1,7 +1,7 @@
 /**
  * Around the stages (../engine.ts runs them): the request is read once (./route.ts incomingOf); a
  * write opens a ticket on its state when it arrives, before any delay, and closes it once answered,
- * so that a reset meanwhile cancels it (../tokens/store.ts); every API request is logged for the
+ * so that a reset meanwhile cancels it (../tokens/token-states.ts); every API request is logged for the
  * inspector (../admin/request-log.ts); every answer but a preflight, an admin one (its own CORS
  * rule) and a dropped connection gets the CORS headers.
  */
