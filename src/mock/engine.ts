@@ -153,7 +153,8 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   const check = (label: string) => (id: string, value: unknown) => checks.get(id)?.checkResponse(value, label);
   const seeded = seedStore(bundles, { seed });
   if (options.data !== undefined) {
-    applyFixtures(seeded, options.data, options.dataSource ?? 'data', check('Fixture record'), options.warn);
+    const source = options.dataSource ?? 'data';
+    applyFixtures(seeded, options.data, { source, check: check('Fixture record'), warn: options.warn });
   }
   const limits = limitsOf(options.limits);
   const core: EngineCore = {
