@@ -142,7 +142,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
     return api[name](path, { params, body, signal, middleware, headers: merged, fetch }).catch((error: unknown) => {
       const last = call.last;
       throw error instanceof SyntaxError && last
-        ? responseError('not-json', 'response is not valid JSON', last[1], last[0])
+        ? responseError('not-json', 'response is not valid JSON', { request: last[1], response: last[0] })
         : error;
     });
   };

@@ -14,12 +14,17 @@ export const MAX_REDIRECTS = 5;
 
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 
+/** A request and the response it got. */
+export interface Exchange {
+  request: Request;
+  response: Response;
+}
+
 /** The AdminClientError about `response` (of `request`): `the <status> <what>`. */
 export function responseError(
   code: AdminClientErrorCode,
   what: string,
-  request: Request,
-  response: Response,
+  { request, response }: Exchange,
   details?: { limit?: number; location?: string },
 ): AdminClientError {
   const { method, url } = request;
@@ -66,8 +71,7 @@ export async function followRedirects(fetch: Fetch, request: Request, response: 
       throw responseError(
         'redirect',
         `redirect to ${location || '(hidden)'} is not followed (same-origin GET and HEAD only, ${MAX_REDIRECTS} at most)`,
-        request,
-        response,
+        { request, response },
         { location },
       );
     }
@@ -88,7 +92,7 @@ export function checkedResponse(response: Response, request: Request, max: numbe
     const type = headers.get('Content-Type');
     const length = headers.get('Content-Length');
     if (response.ok && length !== '0' && type && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
-      throw refuse(response, request, 'not-json', `response is not JSON (${type})`);
+      throw refuse({ request, response }, 'not-json', `response is not JSON (${type})`);
     }
     if (length === null || headers.has('Content-Encoding')) {
       // Unknown size, or the size on the wire only: count the bytes as they are read (decoded).
@@ -113,15 +117,14 @@ export function checkedResponse(response: Response, request: Request, max: numbe
 
 /** The error of a response the client does not read; its body is cancelled. */
 function refuse(
-  response: Response,
-  request: Request,
+  exchange: Exchange,
   code: AdminClientErrorCode,
   what: string,
   details?: { limit: number },
 ): AdminClientError {
-  discard(response);
-  return responseError(code, what, request, response, details);
+  discard(exchange.response);
+  return responseError(code, what, exchange, details);
 }
 
 const tooLarge = (response: Response, request: Request, max: number) =>
-  refuse(response, request, 'too-large', `response is larger than maxResponseBytes (${max})`, { limit: max });
+  refuse({ request, response }, 'too-large', `response is larger than maxResponseBytes (${max})`, { limit: max });

@@ -207,16 +207,16 @@ export type Send = (request: Request, call?: CallState) => Promise<Response>;
 const NO_EXTRAS: CallState = {};
 
 /**
- * Sends `request` (with the call's `signal`) up to `attempts` times, each retry after its wait, and
- * follows each attempt's redirects (guard.ts); the response that is not retried.
+ * Sends `request` (with the call's `signal`) up to `options.attempts` times, each retry after its
+ * wait, and follows each attempt's redirects (guard.ts); the response that is not retried.
  */
 async function attemptAll(
   fetch: Fetch,
   request: Request,
   signal: AbortSignal,
   options: RetryOptions,
-  attempts: number,
 ): Promise<Response> {
+  const { attempts } = options;
   for (let attempt = 1; ; attempt++) {
     const last = !(attempt < attempts);
     // Keep the original intact while a later attempt may need its body again.
@@ -259,13 +259,14 @@ export function retryingFetch(fetch: Fetch, defaults: RequestExtras): Send {
     const { retry, timeout = defaults.timeout, maxResponseBytes = defaults.maxResponseBytes } = call;
     const options = retry ? { ...base, ...retry } : base;
     const enabled = retry ?? defaults.retry ?? true;
-    const attempts =
-      enabled !== false && (options.methods as readonly string[]).includes(request.method) ? options.attempts : 1;
+    const retried = enabled !== false && (options.methods as readonly string[]).includes(request.method);
+    // A method not retried is sent once.
+    const attempted = retried || options.attempts === 1 ? options : { ...options, attempts: 1 };
     if (request.redirect !== 'manual') request = new Request(request, { redirect: 'manual' });
     const { signal, end } = callSignal(request.signal, timeout === undefined ? DEFAULT_TIMEOUT : timeout);
     let response: Response;
     try {
-      response = readUntil(await attemptAll(fetch, request, signal, options, attempts), signal, end);
+      response = readUntil(await attemptAll(fetch, request, signal, attempted), signal, end);
     } catch (error) {
       end();
       throw error;

@@ -97,18 +97,18 @@ function observe(recording: Recording, contract: Contract, findings: Findings, f
     statuses.set(`${id} ${version}`, seen);
     const operation = contract.find(exchange.version, exchange.operation);
     if (!operation) {
-      findings.add('schema', id, version, 'operation', 'not in this contract');
+      findings.add('schema', exchange, 'operation', 'not in this contract');
       continue;
     }
     for (const [field, { kind, detail }] of schemaBreaks(contract, operation, exchange)) {
-      findings.add(kind, id, version, field, detail);
+      findings.add(kind, exchange, field, detail);
     }
     const declared = contract.declaredResponse(operation, exchange.status);
     const schema = declared?.response?.content?.['application/json']?.schema;
     if (!schema) continue;
-    walkValue(contract.documentOf(operation.version), [schema], exchange.body, 'body', {
-      unknown: (field) => findings.add('unknown-field', id, version, field),
-      observe: (field, declaration, present, value) => fields.observe(id, version, field, declaration, present, value),
+    walkValue(contract.documentOf(operation.version), schema, exchange.body, {
+      unknown: (field) => findings.add('unknown-field', exchange, field),
+      observe: (field, declaration, present, value) => fields.observe(exchange, field, declaration, { present, value }),
     });
   }
   return [...statuses.values()];
@@ -158,14 +158,7 @@ function learn(fields: FieldStats[], findings: Findings): DriftReport['classes']
     }
   }
   for (const stats of fields) {
-    if (stats.present === 0)
-      findings.add(
-        'absent',
-        stats.operation,
-        stats.version,
-        stats.field,
-        `absent in ${stats.observations} observations`,
-      );
+    if (stats.present === 0) findings.add('absent', stats, stats.field, `absent in ${stats.observations} observations`);
   }
   return classes;
 }

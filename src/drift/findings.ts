@@ -77,7 +77,9 @@ export class Findings {
       seen: new Map([[finding.detail, 1]]),
     });
   }
-  add(kind: DriftKind, operation: string, version: string, field: string, detail = ''): void {
+  /** One observation of `kind` about `field` of an operation in a version. */
+  add(kind: DriftKind, at: { operation: string; version: string }, field: string, detail = ''): void {
+    const { operation, version } = at;
     const key = `${operation} ${version} ${field} ${kind}`;
     let finding = this.byKey.get(key);
     if (!finding) {

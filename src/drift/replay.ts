@@ -189,27 +189,27 @@ export async function replayReads(
         answers.map((e) => e.body),
       );
     if (contradicts) {
-      findings.add('replay-inconsistent', operation, version, `GET ${first.target}`, contradicts);
+      findings.add('replay-inconsistent', first, `GET ${first.target}`, contradicts);
       continue;
     }
     const { status, text } = await replayOne(first, base, options);
     sent++;
     if (status !== first.status) {
-      findings.add('replay-status', operation, version, 'status', `recorded ${first.status}, answered ${status}`);
+      findings.add('replay-status', first, 'status', `recorded ${first.status}, answered ${status}`);
       continue;
     }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      findings.add('replay-type', operation, version, 'body', 'answered a body that is not JSON');
+      findings.add('replay-type', first, 'body', 'answered a body that is not JSON');
       continue;
     }
     const shaped = (at: RecordedExchange, value: unknown) => contract && shapedFields(contract, at, value);
     compareAnswers(
       answers.map((e) => ({ body: e.body, shaped: shaped(e, e.body) })),
       { body, shaped: shaped(first, body) },
-      (kind, field, detail) => findings.add(kind, operation, version, field, detail),
+      (kind, field, detail) => findings.add(kind, first, field, detail),
     );
   }
   return sent;

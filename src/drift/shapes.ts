@@ -47,7 +47,7 @@ export function shapedFields(
   const schema = declared?.response?.content?.['application/json']?.schema;
   if (!operation || !schema) return undefined;
   const fields = new Set<string>();
-  walkValue(contract.documentOf(operation.version), [schema], body, 'body', {
+  walkValue(contract.documentOf(operation.version), schema, body, {
     unknown: (field) => fields.add(field),
     observe: (field) => fields.add(field),
   });

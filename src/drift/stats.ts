@@ -67,14 +67,15 @@ function jsonType(value: unknown): string {
 export class FieldStatsCollector {
   private readonly byKey = new Map<string, FieldStats>();
 
+  /** One observation of `field` in an exchange of an operation in a version (`present` false: absent). */
   observe(
-    operation: string,
-    version: string,
+    at: { operation: string; version: string },
     field: string,
     declaration: Declaration,
-    present: boolean,
-    value: unknown,
+    seen: { present: boolean; value: unknown },
   ) {
+    const { operation, version } = at;
+    const { present, value } = seen;
     const key = `${operation} ${version} ${field}`;
     let stats = this.byKey.get(key);
     if (!stats) {

@@ -124,24 +124,19 @@ function declareOnce(document: Json, schemas: Located[], required: boolean): Dec
   };
 }
 
-export function walkValue(
-  document: Json,
-  schemas: Json[],
-  value: unknown,
-  field: string,
-  sink: WalkSink,
-  at = '#',
-): void {
-  walkLocated(
-    document,
-    schemas.map((schema) => ({ schema, at })),
-    value,
-    field,
-    sink,
-  );
+/** A walk: the document its schemas live in and where what it sees goes. */
+interface Walk {
+  document: Json;
+  sink: WalkSink;
 }
 
-function walkLocated(document: Json, schemas: Located[], value: unknown, field: string, sink: WalkSink): void {
+/** Walks a response body (`body`, its fields `body.x`) against `schema` of `document`, telling `sink`. */
+export function walkValue(document: Json, schema: Json, value: unknown, sink: WalkSink): void {
+  walkLocated({ document, sink }, [{ schema, at: '#' }], value, 'body');
+}
+
+function walkLocated(walk: Walk, schemas: Located[], value: unknown, field: string): void {
+  const { document, sink } = walk;
   const fitting = applicable(document, schemas, value);
   if (fitting.length === 0 || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
@@ -152,7 +147,7 @@ function walkLocated(document: Json, schemas: Located[], value: unknown, field: 
     const declaration = declare(document, items, true);
     for (const item of value) {
       sink.observe(`${field}[]`, declaration, true, item);
-      walkLocated(document, items, item, `${field}[]`, sink);
+      walkLocated(walk, items, item, `${field}[]`);
     }
     return;
   }
@@ -176,7 +171,7 @@ function walkLocated(document: Json, schemas: Located[], value: unknown, field: 
   for (const [name, children] of properties) {
     const present = name in record;
     sink.observe(`${field}.${name}`, declare(document, children, required.has(name)), present, record[name]);
-    if (present) walkLocated(document, children, record[name], `${field}.${name}`, sink);
+    if (present) walkLocated(walk, children, record[name], `${field}.${name}`);
   }
   if (open) return;
   for (const name of Object.keys(record)) if (!properties.has(name)) sink.unknown(`${field}.${name}`);

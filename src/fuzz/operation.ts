@@ -142,7 +142,7 @@ function fromBodyExamples(model: OperationModel, force: string[] | undefined, mi
   const { document, examples } = model;
   const schema = model.body?.schema.node;
   const from = (example: unknown) =>
-    valuesOf(document, schema, force ?? [], 0, minimal, { named: examples.named, example });
+    valuesOf(document, schema, { force: force ?? [], minimal, where: { named: examples.named, example } });
   return examples.bodies.length === 0 ? from(undefined) : fc.oneof(...examples.bodies.map(from));
 }
 
@@ -157,7 +157,9 @@ function requestsOf(model: OperationModel, force: string[] | undefined, minimal:
   const { body: declared, document } = model;
   const schema = declared?.schema.node;
   const draw = (minimal: boolean) =>
-    fromExamples ? fromBodyExamples(model, force, minimal) : valuesOf(document, schema, force ?? [], 0, minimal);
+    fromExamples
+      ? fromBodyExamples(model, force, minimal)
+      : valuesOf(document, schema, { force: force ?? [], minimal });
   const body: fc.Arbitrary<unknown> = !declared
     ? fc.constant(undefined)
     : declared.required || force

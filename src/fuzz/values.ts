@@ -15,6 +15,14 @@ import { merged, typesOf } from './schema.ts';
 type Arb = fc.Arbitrary<unknown>;
 
 /** A body value drawn from the contract's examples (./examples.ts): its field name, and the example's value there. */
+/** How to draw a value: the path `force` present, at `depth`, optional parts left out if `minimal`, from `where`. */
+export interface Draw {
+  force: string[];
+  depth: number;
+  minimal: boolean;
+  where?: Where;
+}
+
 export interface Where {
   /** The values of a field name in the bundle's examples. */
   named: (name: string) => unknown[];
@@ -84,7 +92,8 @@ function numberOf(schema: Json, integer: boolean): Arb {
     .filter((n) => exclusiveMax === undefined || n < exclusiveMax);
 }
 
-function arrayOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean, where?: Where): Arb {
+function arrayOf(document: Json, schema: Json, draw: Draw): Arb {
+  const { force, depth, minimal, where } = draw;
   const items = schema.items ?? {};
   const minLength = schema.minItems ?? 0;
   const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
@@ -92,13 +101,15 @@ function arrayOf(document: Json, schema: Json, force: string[], depth: number, m
   const at = where && { ...where, example: undefined };
   if (where && Array.isArray(where.example) && force.length === 0) {
     return fc.tuple(
-      ...where.example.map((example) => valuesOf(document, items, [], depth + 1, minimal, { ...where, example })),
+      ...where.example.map((example) =>
+        valuesOf(document, items, { depth: depth + 1, minimal, where: { ...where, example } }),
+      ),
     );
   }
-  const item = valuesOf(document, items, [], depth + 1, minimal, at);
+  const item = valuesOf(document, items, { depth: depth + 1, minimal, where: at });
   if (force[0] !== '0') return fc.array(item, { minLength, maxLength });
   // The forced path goes through the first item: one is always there.
-  const first = valuesOf(document, items, force.slice(1), depth + 1, minimal, at);
+  const first = valuesOf(document, items, { force: force.slice(1), depth: depth + 1, minimal, where: at });
   return fc
     .tuple(first, fc.array(item, { minLength: Math.max(0, minLength - 1), maxLength: Math.max(0, maxLength - 1) }))
     .map(([head, rest]) => [head, ...rest]);
@@ -107,7 +118,8 @@ function arrayOf(document: Json, schema: Json, force: string[], depth: number, m
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-function objectOf(document: Json, schema: Json, force: string[], depth: number, minimal: boolean, where?: Where): Arb {
+function objectOf(document: Json, schema: Json, draw: Draw): Arb {
+  const { force, depth, minimal, where } = draw;
   const model: Record<string, Arb> = {};
   const properties: Record<string, Json> = schema.properties ?? {};
   // The fields an example holds are sent, as it sends them (a minimal request still leaves optional ones out).
@@ -124,7 +136,8 @@ function objectOf(document: Json, schema: Json, force: string[], depth: number, 
     if (deref(document, property)?.readOnly === true) continue; // never sent in a request
     if (minimal && !required.has(name)) continue;
     const at = where && { named: where.named, name, example: example[name] };
-    model[name] = valuesOf(document, property, force[0] === name ? force.slice(1) : [], depth + 1, minimal, at);
+    const forced = force[0] === name ? force.slice(1) : [];
+    model[name] = valuesOf(document, property, { force: forced, depth: depth + 1, minimal, where: at });
   }
   // A required property the schema does not describe: any value.
   for (const name of required) model[name] ??= anyJson(depth + 1);
@@ -150,14 +163,9 @@ function named(schema: Json, types: string[], own: Arb, where?: Where): Arb {
  * A valid value of `raw` (a schema or `$ref`), with the path `force` present (optional parts left
  * out if `minimal`); with `where`, the body example's values, else the bundle's examples of a field's name.
  */
-export function valuesOf(
-  document: Json,
-  raw: Json,
-  force: string[] = [],
-  depth = 0,
-  minimal = false,
-  where?: Where,
-): Arb {
+export function valuesOf(document: Json, raw: Json, options: Partial<Draw> = {}): Arb {
+  const { force = [], depth = 0, minimal = false, where } = options;
+  const draw = { force, depth, minimal, where };
   const schema = merged(document, deref(document, raw) ?? {});
   const example = force.length === 0 ? pinned(schema, where) : undefined;
   if (example) return example;
@@ -166,15 +174,12 @@ export function valuesOf(
   const variants: Json[] | undefined = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(variants)) {
     const { anyOf: _a, oneOf: _o, ...own } = schema;
-    return fc.oneof(
-      ...variants.map((variant) =>
-        valuesOf(document, { ...own, ...deref(document, variant) }, force, depth, minimal, where),
-      ),
-    );
+    return fc.oneof(...variants.map((variant) => valuesOf(document, { ...own, ...deref(document, variant) }, draw)));
   }
   let types = typesOf(schema);
   if (force.length > 0) types = types.filter((t) => t === 'object' || t === 'array');
-  if (types.length === 0) return force.length > 0 ? objectOf(document, {}, force, depth, minimal) : anyJson(depth);
+  if (types.length === 0)
+    return force.length > 0 ? objectOf(document, {}, { ...draw, where: undefined }) : anyJson(depth);
   const drawn = fc.oneof(
     ...types.map((type): Arb => {
       switch (type) {
@@ -189,9 +194,9 @@ export function valuesOf(
         case 'string':
           return stringOf(schema);
         case 'array':
-          return depth >= MAX_DEPTH ? fc.constant([]) : arrayOf(document, schema, force, depth, minimal, where);
+          return depth >= MAX_DEPTH ? fc.constant([]) : arrayOf(document, schema, draw);
         default:
-          return depth >= MAX_DEPTH ? fc.constant({}) : objectOf(document, schema, force, depth, minimal, where);
+          return depth >= MAX_DEPTH ? fc.constant({}) : objectOf(document, schema, draw);
       }
     }),
   );

@@ -45,16 +45,12 @@ export function operationsOf(doc: Json): Map<string, Operation> {
   return out;
 }
 
-function add(
-  changes: Change[],
-  operation: string,
-  location: string,
-  rule: string,
-  severity: Severity,
-  message: string,
-) {
-  changes.push({ operation, location, rule, severity, message });
-}
+/** Notes changes to `operation` in `changes`: `at(changes, label)(location, rule, severity, message)`. */
+const at =
+  (changes: Change[], operation: string) =>
+  (location: string, rule: string, severity: Severity, message: string): void => {
+    changes.push({ operation, location, rule, severity, message });
+  };
 
 /** A security requirement as `scheme(scope+scope)`; `[]` of them means "no authentication". */
 const requirementText = (req: Json): string =>
@@ -72,13 +68,11 @@ const satisfies = (have: Json, need: Json): boolean =>
 function compareSecurity(changes: Change[], label: string, base: Json[], head: Json[]): void {
   if (head.length === 0) {
     if (base.length > 0)
-      add(changes, label, 'security', 'security-removed', 'info', 'no longer requires authentication');
+      at(changes, label)('security', 'security-removed', 'info', 'no longer requires authentication');
     return;
   }
   if (base.length === 0) {
-    add(
-      changes,
-      label,
+    at(changes, label)(
       'security',
       'security-added',
       'breaking',
@@ -90,12 +84,12 @@ function compareSecurity(changes: Change[], label: string, base: Json[], head: J
   for (const old of base) {
     if (!head.some((req) => satisfies(old, req))) {
       const message = `a token with ${requirementText(old)} is no longer enough (now ${head.map(requirementText).join(' or ')})`;
-      add(changes, label, 'security', 'scopes-changed', 'breaking', message);
+      at(changes, label)('security', 'scopes-changed', 'breaking', message);
     }
   }
   for (const req of head) {
     if (!base.some((old) => requirementText(old) === requirementText(req)) && base.some((old) => satisfies(old, req))) {
-      add(changes, label, 'security', 'scopes-added', 'info', `also accepts ${requirementText(req)}`);
+      at(changes, label)('security', 'scopes-added', 'info', `also accepts ${requirementText(req)}`);
     }
   }
 }
@@ -120,24 +114,22 @@ function compareParameters(ctx: SchemaContext, b: Operation, h: Operation): void
   const after = new Map(h.parameters.map((p) => [parameterKey(h, p), p]));
   for (const [key, p] of before) {
     if (!after.has(key))
-      add(changes, h.label, `${p.in} ${p.name}`, 'parameter-removed', 'breaking', 'parameter removed');
+      at(changes, h.label)(`${p.in} ${p.name}`, 'parameter-removed', 'breaking', 'parameter removed');
   }
   for (const [key, p] of after) {
     const loc = `${p.in} ${p.name}`;
     const old = before.get(key);
     if (!old) {
-      if (p.required) add(changes, h.label, loc, 'required-parameter-added', 'breaking', 'new required parameter');
-      else add(changes, h.label, loc, 'parameter-added', 'info', 'new optional parameter');
+      if (p.required) at(changes, h.label)(loc, 'required-parameter-added', 'breaking', 'new required parameter');
+      else at(changes, h.label)(loc, 'parameter-added', 'info', 'new optional parameter');
       continue;
     }
-    if (!old.required && p.required) add(changes, h.label, loc, 'parameter-now-required', 'breaking', 'now required');
-    if (old.required && !p.required) add(changes, h.label, loc, 'parameter-now-optional', 'info', 'now optional');
+    if (!old.required && p.required) at(changes, h.label)(loc, 'parameter-now-required', 'breaking', 'now required');
+    if (old.required && !p.required) at(changes, h.label)(loc, 'parameter-now-optional', 'info', 'now optional');
     const style = (x: Json) =>
       `${x.style ?? DEFAULT_STYLE[x.in]}/${x.explode ?? (x.style ?? DEFAULT_STYLE[x.in]) === 'form'}`;
     if (style(old) !== style(p)) {
-      add(
-        changes,
-        h.label,
+      at(changes, h.label)(
         loc,
         'parameter-style-changed',
         'breaking',
@@ -155,14 +147,12 @@ function compareRequestBody(ctx: SchemaContext, b: Operation, h: Operation): voi
   if (!old && !now) return;
   if (!old) {
     if (now.required)
-      add(changes, h.label, 'request body', 'request-body-added', 'breaking', 'new required request body');
-    else add(changes, h.label, 'request body', 'request-body-added', 'info', 'new optional request body');
+      at(changes, h.label)('request body', 'request-body-added', 'breaking', 'new required request body');
+    else at(changes, h.label)('request body', 'request-body-added', 'info', 'new optional request body');
     return;
   }
   if (!now) {
-    add(
-      changes,
-      h.label,
+    at(changes, h.label)(
       'request body',
       'request-body-removed',
       'warning',
@@ -171,16 +161,16 @@ function compareRequestBody(ctx: SchemaContext, b: Operation, h: Operation): voi
     return;
   }
   if (!old.required && now.required)
-    add(changes, h.label, 'request body', 'request-body-now-required', 'breaking', 'request body now required');
+    at(changes, h.label)('request body', 'request-body-now-required', 'breaking', 'request body now required');
   if (old.required && !now.required)
-    add(changes, h.label, 'request body', 'request-body-now-optional', 'info', 'request body now optional');
+    at(changes, h.label)('request body', 'request-body-now-optional', 'info', 'request body now optional');
   for (const [type, media] of Object.entries<Json>(old.content ?? {})) {
     const next = now.content?.[type];
-    if (!next) add(changes, h.label, 'request body', 'media-type-removed', 'breaking', `no longer accepts ${type}`);
+    if (!next) at(changes, h.label)('request body', 'media-type-removed', 'breaking', `no longer accepts ${type}`);
     else compareSchemas({ ...ctx, direction: 'request' }, 'request body', media.schema ?? {}, next.schema ?? {});
   }
   for (const type of Object.keys(now.content ?? {})) {
-    if (!old.content?.[type]) add(changes, h.label, 'request body', 'media-type-added', 'info', `also accepts ${type}`);
+    if (!old.content?.[type]) at(changes, h.label)('request body', 'media-type-added', 'info', `also accepts ${type}`);
   }
 }
 
@@ -193,13 +183,13 @@ function compareResponses(ctx: SchemaContext, b: Operation, h: Operation): void 
   for (const code of Object.keys(before)) {
     if (after[code] !== undefined) continue;
     const severity: Severity = isSuccess(code) ? 'breaking' : 'info';
-    add(changes, h.label, `response ${code}`, 'response-removed', severity, `response ${code} removed`);
+    at(changes, h.label)(`response ${code}`, 'response-removed', severity, `response ${code} removed`);
   }
   for (const code of Object.keys(after)) {
     const loc = `response ${code}`;
     if (before[code] === undefined) {
       const severity: Severity = isSuccess(code) ? widened('response') : 'info';
-      add(changes, h.label, loc, 'response-added', severity, `response ${code} added`);
+      at(changes, h.label)(loc, 'response-added', severity, `response ${code} added`);
       continue;
     }
     const old = deref(ctx.base, before[code]).node ?? {};
@@ -207,23 +197,16 @@ function compareResponses(ctx: SchemaContext, b: Operation, h: Operation): void 
     for (const name of Object.keys(old.headers ?? {})) {
       const present = Object.keys(now.headers ?? {}).some((n) => n.toLowerCase() === name.toLowerCase());
       if (!present)
-        add(
-          changes,
-          h.label,
-          `${loc} header ${name}`,
-          'response-header-removed',
-          'breaking',
-          'response header removed',
-        );
+        at(changes, h.label)(`${loc} header ${name}`, 'response-header-removed', 'breaking', 'response header removed');
     }
     for (const [type, media] of Object.entries<Json>(old.content ?? {})) {
       const next = now.content?.[type];
-      if (!next) add(changes, h.label, `${loc} body`, 'media-type-removed', 'breaking', `no longer returns ${type}`);
+      if (!next) at(changes, h.label)(`${loc} body`, 'media-type-removed', 'breaking', `no longer returns ${type}`);
       else compareSchemas({ ...ctx, direction: 'response' }, `${loc} body`, media.schema ?? {}, next.schema ?? {});
     }
     for (const type of Object.keys(now.content ?? {})) {
       if (!old.content?.[type])
-        add(changes, h.label, `${loc} body`, 'media-type-added', 'info', `may also return ${type}`);
+        at(changes, h.label)(`${loc} body`, 'media-type-added', 'info', `may also return ${type}`);
     }
   }
 }
@@ -234,20 +217,20 @@ export function compareDocuments(base: Json, head: Json): Change[] {
   const before = operationsOf(base);
   const after = operationsOf(head);
   for (const [key, op] of before) {
-    if (!after.has(key)) add(changes, op.label, '', 'operation-removed', 'breaking', 'operation removed');
+    if (!after.has(key)) at(changes, op.label)('', 'operation-removed', 'breaking', 'operation removed');
   }
   for (const [key, h] of after) {
     const b = before.get(key);
     if (!b) {
-      add(changes, h.label, '', 'operation-added', 'info', 'new operation');
+      at(changes, h.label)('', 'operation-added', 'info', 'new operation');
       continue;
     }
     if (b.operation.operationId !== h.operation.operationId) {
       const message = `operationId changed from ${b.operation.operationId} to ${h.operation.operationId} (generated clients rename the method)`;
-      add(changes, h.label, '', 'operation-id-changed', 'warning', message);
+      at(changes, h.label)('', 'operation-id-changed', 'warning', message);
     }
     if (!b.operation.deprecated && h.operation.deprecated)
-      add(changes, h.label, '', 'operation-deprecated', 'info', 'deprecated');
+      at(changes, h.label)('', 'operation-deprecated', 'info', 'deprecated');
     compareSecurity(changes, h.label, b.security, h.security);
     // Request-side schemas (parameters, body) are relative to the operation: locations name them.
     const ctx: SchemaContext = { base, head, operation: h.label, direction: 'request', changes };

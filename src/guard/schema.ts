@@ -78,9 +78,12 @@ const listOf = (values: Iterable<unknown>): string => [...values].map(show).join
 const typeText = (s: Schema): string =>
   `${s.types ? [...s.types].sort().join('|') || 'never' : 'any'}${s.nullable ? '|null' : ''}`;
 
-function push(ctx: Walk, location: string, rule: string, severity: Severity, message: string): void {
-  ctx.items.push({ location, rule, severity, message });
-}
+/** Notes a change at `location`: `push(ctx, location)(rule, severity, message)`. */
+const push =
+  (ctx: Walk, location: string) =>
+  (rule: string, severity: Severity, message: string): void => {
+    ctx.items.push({ location, rule, severity, message });
+  };
 
 /** `number` accepts every `integer`: treat integer as included in number when comparing sets. */
 function missingTypes(from: Set<string>, to: Set<string>): string[] {
@@ -90,22 +93,22 @@ function missingTypes(from: Set<string>, to: Set<string>): string[] {
 function compareTypes(ctx: Walk, loc: string, b: Schema, h: Schema): boolean {
   const d = ctx.direction;
   if (!b.types && h.types) {
-    push(ctx, loc, 'type-restricted', narrowed(d), `type restricted from any to ${typeText(h)}`);
+    push(ctx, loc)('type-restricted', narrowed(d), `type restricted from any to ${typeText(h)}`);
   } else if (b.types && !h.types) {
-    push(ctx, loc, 'type-unrestricted', widened(d), `type widened from ${typeText(b)} to any`);
+    push(ctx, loc)('type-unrestricted', widened(d), `type widened from ${typeText(b)} to any`);
   } else if (b.types && h.types) {
     const lost = missingTypes(b.types, h.types);
     const gained = missingTypes(h.types, b.types);
     if (lost.length > 0 && gained.length > 0) {
-      push(ctx, loc, 'type-changed', 'breaking', `type changed from ${typeText(b)} to ${typeText(h)}`);
+      push(ctx, loc)('type-changed', 'breaking', `type changed from ${typeText(b)} to ${typeText(h)}`);
       return false; // the rest of the schema describes something else now
     }
     if (lost.length > 0)
-      push(ctx, loc, 'type-narrowed', narrowed(d), `type narrowed from ${typeText(b)} to ${typeText(h)}`);
+      push(ctx, loc)('type-narrowed', narrowed(d), `type narrowed from ${typeText(b)} to ${typeText(h)}`);
     if (gained.length > 0) {
       // A new type in a response breaks readers outright (unlike a new enum value of the same type).
       const severity = d === 'response' ? 'breaking' : 'info';
-      push(ctx, loc, 'type-widened', severity, `type widened from ${typeText(b)} to ${typeText(h)}`);
+      push(ctx, loc)('type-widened', severity, `type widened from ${typeText(b)} to ${typeText(h)}`);
     }
   }
   return true;
@@ -114,39 +117,39 @@ function compareTypes(ctx: Walk, loc: string, b: Schema, h: Schema): boolean {
 function compareNull(ctx: Walk, loc: string, b: Schema, h: Schema): void {
   const d = ctx.direction;
   if (b.nullable && !h.nullable) {
-    push(ctx, loc, 'null-removed', narrowed(d), d === 'request' ? 'no longer accepts null' : 'no longer null');
+    push(ctx, loc)('null-removed', narrowed(d), d === 'request' ? 'no longer accepts null' : 'no longer null');
   } else if (!b.nullable && h.nullable) {
     const severity = d === 'response' ? 'breaking' : 'info';
-    push(ctx, loc, 'null-added', severity, d === 'request' ? 'now accepts null' : 'may now be null');
+    push(ctx, loc)('null-added', severity, d === 'request' ? 'now accepts null' : 'may now be null');
   }
 }
 
 function compareEnum(ctx: Walk, loc: string, b: Schema, h: Schema): void {
   const d = ctx.direction;
   if (!b.enum && h.enum) {
-    push(ctx, loc, 'enum-added', narrowed(d), `now restricted to ${listOf(h.enum)}`);
+    push(ctx, loc)('enum-added', narrowed(d), `now restricted to ${listOf(h.enum)}`);
   } else if (b.enum && !h.enum) {
-    push(ctx, loc, 'enum-removed', widened(d), `no longer restricted to ${listOf(b.enum)}`);
+    push(ctx, loc)('enum-removed', widened(d), `no longer restricted to ${listOf(b.enum)}`);
   } else if (b.enum && h.enum) {
     const before = new Set(b.enum.map(show));
     const after = new Set(h.enum.map(show));
     const removed = [...before].filter((v) => !after.has(v));
     const added = [...after].filter((v) => !before.has(v));
     if (removed.length > 0) {
-      push(ctx, loc, 'enum-value-removed', narrowed(d), `enum narrowed: ${removed.join(', ')} removed`);
+      push(ctx, loc)('enum-value-removed', narrowed(d), `enum narrowed: ${removed.join(', ')} removed`);
     }
-    if (added.length > 0) push(ctx, loc, 'enum-value-added', widened(d), `enum widened: ${added.join(', ')} added`);
+    if (added.length > 0) push(ctx, loc)('enum-value-added', widened(d), `enum widened: ${added.join(', ')} added`);
   }
 }
 
 function compareFormat(ctx: Walk, loc: string, b: Schema, h: Schema): void {
   if (b.format === h.format) return;
   if (b.format && h.format) {
-    push(ctx, loc, 'format-changed', 'breaking', `format changed from ${b.format} to ${h.format}`);
+    push(ctx, loc)('format-changed', 'breaking', `format changed from ${b.format} to ${h.format}`);
   } else if (h.format) {
-    push(ctx, loc, 'format-added', narrowed(ctx.direction), `format ${h.format} added`);
+    push(ctx, loc)('format-added', narrowed(ctx.direction), `format ${h.format} added`);
   } else {
-    push(ctx, loc, 'format-removed', widened(ctx.direction), `format ${b.format} removed`);
+    push(ctx, loc)('format-removed', widened(ctx.direction), `format ${b.format} removed`);
   }
 }
 
@@ -156,8 +159,8 @@ const LOWER = ['minLength', 'minimum', 'exclusiveMinimum', 'minItems'];
 
 function compareLimits(ctx: Walk, loc: string, b: Schema, h: Schema): void {
   const d = ctx.direction;
-  const tightened = (rule: string, message: string) => push(ctx, loc, rule, narrowed(d), message);
-  const loosened = (rule: string, message: string) => push(ctx, loc, rule, widened(d), message);
+  const tightened = (rule: string, message: string) => push(ctx, loc)(rule, narrowed(d), message);
+  const loosened = (rule: string, message: string) => push(ctx, loc)(rule, widened(d), message);
   for (const key of [...UPPER, ...LOWER]) {
     const before = typeof b.limits[key] === 'number' ? (b.limits[key] as number) : undefined;
     const after = typeof h.limits[key] === 'number' ? (h.limits[key] as number) : undefined;
@@ -175,9 +178,7 @@ function compareLimits(ctx: Walk, loc: string, b: Schema, h: Schema): void {
     else if (hp === undefined) loosened('pattern-removed', `pattern ${show(bp)} removed`);
     // A changed pattern cannot be compared: it may reject values the old one accepted.
     else
-      push(
-        ctx,
-        loc,
+      push(ctx, loc)(
         'pattern-changed',
         d === 'request' ? 'breaking' : 'warning',
         `pattern changed from ${show(bp)} to ${show(hp)}`,
@@ -188,9 +189,7 @@ function compareLimits(ctx: Walk, loc: string, b: Schema, h: Schema): void {
     if (bm === undefined) tightened('limit-added', `multipleOf ${hm} added`);
     else if (hm === undefined) loosened('limit-removed', `multipleOf ${bm} removed`);
     else
-      push(
-        ctx,
-        loc,
+      push(ctx, loc)(
         'limit-changed',
         d === 'request' ? 'breaking' : 'warning',
         `multipleOf changed from ${bm} to ${hm}`,
@@ -213,34 +212,34 @@ function compareObject(ctx: Walk, loc: string, b: Schema, h: Schema): void {
   for (const [name, raw] of Object.entries<Json>(b.properties)) {
     if (!visible(ctx, ctx.base, raw)) continue;
     if (!(name in h.properties)) {
-      if (d === 'response') push(ctx, at(name), 'property-removed', 'breaking', 'field removed');
+      if (d === 'response') push(ctx, at(name))('property-removed', 'breaking', 'field removed');
       else if (closed)
-        push(ctx, at(name), 'property-removed', 'breaking', 'field removed (unknown fields are rejected)');
-      else push(ctx, at(name), 'property-removed', 'warning', 'field removed (the server may ignore or reject it)');
+        push(ctx, at(name))('property-removed', 'breaking', 'field removed (unknown fields are rejected)');
+      else push(ctx, at(name))('property-removed', 'warning', 'field removed (the server may ignore or reject it)');
     }
   }
   for (const [name, raw] of Object.entries<Json>(h.properties)) {
     if (!visible(ctx, ctx.head, raw)) continue;
     if (!(name in b.properties)) {
       if (d === 'request' && h.required.has(name))
-        push(ctx, at(name), 'required-property-added', 'breaking', 'new required field');
-      else push(ctx, at(name), 'property-added', 'info', h.required.has(name) ? 'new field' : 'new optional field');
+        push(ctx, at(name))('required-property-added', 'breaking', 'new required field');
+      else push(ctx, at(name))('property-added', 'info', h.required.has(name) ? 'new field' : 'new optional field');
       continue;
     }
     const wasRequired = b.required.has(name);
     const isRequired = h.required.has(name);
     if (!wasRequired && isRequired) {
-      push(ctx, at(name), 'property-now-required', d === 'request' ? 'breaking' : 'info', 'now required');
+      push(ctx, at(name))('property-now-required', d === 'request' ? 'breaking' : 'info', 'now required');
     } else if (wasRequired && !isRequired) {
       const message = d === 'request' ? 'now optional' : 'no longer required (may be absent)';
-      push(ctx, at(name), 'property-now-optional', d === 'request' ? 'info' : 'breaking', message);
+      push(ctx, at(name))('property-now-optional', d === 'request' ? 'info' : 'breaking', message);
     }
     walk(ctx, at(name), b.properties[name], raw);
   }
   const bOpen = b.additionalProperties !== false;
   const hOpen = h.additionalProperties !== false;
-  if (bOpen && !hOpen) push(ctx, loc, 'additional-properties-closed', narrowed(d), 'no longer accepts unknown fields');
-  if (!bOpen && hOpen) push(ctx, loc, 'additional-properties-opened', widened(d), 'may now carry unknown fields');
+  if (bOpen && !hOpen) push(ctx, loc)('additional-properties-closed', narrowed(d), 'no longer accepts unknown fields');
+  if (!bOpen && hOpen) push(ctx, loc)('additional-properties-opened', widened(d), 'may now carry unknown fields');
   const bSchema = typeof b.additionalProperties === 'object' ? b.additionalProperties : undefined;
   const hSchema = typeof h.additionalProperties === 'object' ? h.additionalProperties : undefined;
   if (bSchema && hSchema) walk(ctx, at('*'), bSchema, hSchema);
@@ -267,11 +266,11 @@ function compareBranches(ctx: Walk, loc: string, bRaw: Json[], hRaw: Json[]): vo
       pairs.push([i, j]);
       unmatchedHead.delete(j);
     } else {
-      push(ctx, loc, 'variant-removed', narrowed(d), `${label(bRaw[i], i)} no longer one of the accepted shapes`);
+      push(ctx, loc)('variant-removed', narrowed(d), `${label(bRaw[i], i)} no longer one of the accepted shapes`);
     }
   }
   for (const j of unmatchedHead)
-    push(ctx, loc, 'variant-added', widened(d), `${label(hRaw[j], j)} added as a possible shape`);
+    push(ctx, loc)('variant-added', widened(d), `${label(hRaw[j], j)} added as a possible shape`);
   for (const [i, j] of pairs) walk(ctx, loc, bRaw[i], hRaw[j]);
 }
 
@@ -296,7 +295,7 @@ function walk(ctx: Walk, loc: string, bRaw: Json, hRaw: Json): void {
   const b = readSchema(ctx.base, bRaw);
   const h = readSchema(ctx.head, hRaw);
   if (!b.ref && !h.ref) {
-    compareRead(ctx, loc, bRaw, hRaw, b, h);
+    compareRead(ctx, loc, { raw: bRaw, read: b }, { raw: hRaw, read: h });
     return;
   }
   // A component on either side: compare the pair once (memo key: direction and both raw schemas,
@@ -313,7 +312,8 @@ function walk(ctx: Walk, loc: string, bRaw: Json, hRaw: Json): void {
     ctx.active.add(pair);
     try {
       const origin = joinLocation(ctx.origin, loc);
-      compareRead({ ...ctx, items: entry.items, depth: ctx.depth + 1, origin }, '', bRaw, hRaw, b, h);
+      const inner = { ...ctx, items: entry.items, depth: ctx.depth + 1, origin };
+      compareRead(inner, '', { raw: bRaw, read: b }, { raw: hRaw, read: h });
     } catch (error) {
       ctx.memo.delete(key); // half-compared: never reuse it
       throw error;
@@ -324,8 +324,15 @@ function walk(ctx: Walk, loc: string, bRaw: Json, hRaw: Json): void {
   ctx.items.push({ at: loc, entry });
 }
 
+/** A schema as written and as read. */
+interface Side {
+  raw: Json;
+  read: Schema;
+}
+
 /** The comparison proper, of two schemas already read. */
-function compareRead(ctx: Walk, loc: string, bRaw: Json, hRaw: Json, b: Schema, h: Schema): void {
+function compareRead(ctx: Walk, loc: string, base: Side, head: Side): void {
+  const [{ raw: bRaw, read: b }, { raw: hRaw, read: h }] = [base, head];
   const next: Walk = { ...ctx, depth: ctx.depth + 1 };
   compareNull(ctx, loc, b, h);
   // A union (anyOf/oneOf) on either side: compare its variants rather than the wrapper's keywords.

@@ -35,6 +35,7 @@ export {
   type Violation,
 } from '../http/index.ts';
 export { BODY_LIMIT, type LoggedRequest, REQUEST_LOG_SIZE } from './admin/request-log.ts';
+export type { StateView } from './collection-state.ts';
 export {
   createMockEngine,
   DEFAULT_PAGE_SIZE,
@@ -59,5 +60,4 @@ export type { Entry as StateEntry } from './persistence/entries.ts';
 export { OPERATION_DECLS } from './resources.ts';
 export { type Scenario, scenarioFromFlag } from './scenarios.ts';
 export { type ScopeRequirements, scopesOfToken, type TokenScopes } from './scopes.ts';
-export type { StateView } from './state.ts';
-export type { Persistence, SnapshotInfo } from './tokens/store.ts';
+export type { Persistence, SnapshotInfo } from './tokens/token-states.ts';

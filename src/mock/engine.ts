@@ -12,6 +12,7 @@
 import { type Bundle, createRouter, loadBundles } from '../contract/index.ts';
 import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
 import { secondsClock } from './clock.ts';
+import { State, type StateView } from './collection-state.ts';
 import { handleFetch } from './fetch.ts';
 import { limitsOf, type MockLimits, stateLimitsOf } from './limits.ts';
 import { applyFixtures, type MockFixtures, recordProblem } from './model/fixtures.ts';
@@ -30,10 +31,9 @@ import { store } from './stages/store-rules.ts';
 import { ticket } from './stages/ticket.ts';
 import { validation } from './stages/validation.ts';
 import { view } from './stages/view.ts';
-import { State, type StateView } from './state.ts';
 import { targetsOf } from './targets.ts';
 import { stateApi } from './tokens/api.ts';
-import { type Persistence, type SnapshotInfo, TokenStore } from './tokens/store.ts';
+import { type Persistence, type SnapshotInfo, TokenStore } from './tokens/token-states.ts';
 
 export type { RawRequest, RawResponse } from './stages/context.ts';
 export { RESET_PATH } from './stages/route.ts';
@@ -150,7 +150,8 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   const check = (label: string) => (id: string, value: unknown) => checks.get(id)?.checkResponse(value, label);
   const seeded = seedStore(bundles, { seed });
   if (options.data !== undefined) {
-    applyFixtures(seeded, options.data, options.dataSource ?? 'data', check('Fixture record'), options.warn);
+    const source = options.dataSource ?? 'data';
+    applyFixtures(seeded, options.data, { source, check: check('Fixture record'), warn: options.warn });
   }
   const limits = limitsOf(options.limits);
   const core: EngineCore = {

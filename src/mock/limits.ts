@@ -7,7 +7,7 @@
 
 /** Token states kept in memory at most (the least recently used is evicted beyond; ./tokens/registry.ts). */
 export const MAX_TOKEN_STATES = 1000;
-/** Estimated bytes all token states may hold beyond the seeded data (./tokens/store.ts estimates). */
+/** Estimated bytes all token states may hold beyond the seeded data (./tokens/token-states.ts estimates). */
 export const MEMORY_BUDGET = 256 * 1024 * 1024;
 
 export interface MockLimits {
@@ -51,7 +51,7 @@ export function limitsOf(overrides: Partial<MockLimits> = {}): MockLimits {
   return limits;
 }
 
-/** The limits a token store enforces (./tokens/store.ts): states, memory, and what one state may hold. */
+/** The limits a token store enforces (./tokens/token-states.ts): states, memory, and what one state may hold. */
 export function stateLimitsOf(limits: MockLimits) {
   const { maxTokenStates: maxStates, memoryBudget: maxBytes, maxSnapshots, maxRecords, maxStateBytes } = limits;
   return { maxStates, maxBytes, maxSnapshots, maxRecords, maxStateBytes };

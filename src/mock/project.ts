@@ -4,7 +4,7 @@
  * theirs; an object schema declaring no property is free-form and kept whole). One record thus
  * shows in each version's shape, and nothing the version does not declare leaks out.
  * {@link recordJson} remembers the JSON text of a stored record's projection (records are never
- * changed in place, ./state.ts), so a record read again is not projected nor serialized again.
+ * changed in place, ./collection-state.ts), so a record read again is not projected nor serialized again.
  */
 import { combinedSchemasOf, deref, type Json } from '../contract/index.ts';
 

@@ -224,19 +224,19 @@ export async function startMock(options: MockOptions = {}): Promise<MockServer> 
 
   const { createServer } = await import('node:http');
   const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
-    const started = performance.now();
+    const exchange = { request, response, started: performance.now() };
     // A rebound DNS name or a foreign page at the admin endpoints: 403 before anything is read.
     const denied = adminDenied(request, response, host, options.adminToken);
-    if (denied) return logAnswer(log, request, response, deliver(request, response, denied), started);
+    if (denied) return logAnswer(log, exchange, deliver(request, response, denied));
     let version: string | Promise<string>;
     try {
       version = answer(request, response);
     } catch (error) {
       return answerFailure(request, response, error as Error, log);
     }
-    if (!(version instanceof Promise)) return logAnswer(log, request, response, version, started);
+    if (!(version instanceof Promise)) return logAnswer(log, exchange, version);
     version.then(
-      (served) => logAnswer(log, request, response, served, started),
+      (served) => logAnswer(log, exchange, served),
       (error: Error) => answerFailure(request, response, error, log),
     );
   });
@@ -385,15 +385,17 @@ function adminDenied(
   return undefined;
 }
 
+/** A request, its response, and when it arrived (`performance.now()`). */
+interface Exchange {
+  request: IncomingMessage;
+  response: ServerResponse;
+  started: number;
+}
+
 /** The request's log line (`--quiet` passes no log). */
-function logAnswer(
-  log: ((line: string) => void) | undefined,
-  request: IncomingMessage,
-  response: ServerResponse,
-  version: string,
-  started: number,
-): void {
+function logAnswer(log: ((line: string) => void) | undefined, exchange: Exchange, version: string): void {
   if (!log) return;
+  const { request, response, started } = exchange;
   const ms = (performance.now() - started).toFixed(1);
   const unknown = response.getHeader(UNKNOWN_QUERY_HEADER);
   const warning = unknown === undefined ? '' : ` (unknown query parameters ignored: ${unknown})`;

@@ -187,7 +187,7 @@ export async function handleExchange(
     });
     return { ...base, status: refused.body.status, kind: 'refused' };
   }
-  return forward(context, request, response, incoming, body);
+  return forward(context, { request, response }, incoming, body);
 }
 
 /** How the answer goes back: held and sent whole, streamed with a trailer, or without a body. */
@@ -209,14 +209,15 @@ function headersFor(request: IncomingMessage, upstream: IncomingMessage, violati
 
 type Outcome = ExchangeOutcome & { incoming: Incoming };
 
+/** The client's request and the response the proxy answers it on. */
+interface Client {
+  request: IncomingMessage;
+  response: ServerResponse;
+}
+
 /** Stage 3: forward, hold or stream the answer back (bounded), check, record and count it. */
-async function forward(
-  context: ExchangeContext,
-  request: IncomingMessage,
-  response: ServerResponse,
-  incoming: Incoming,
-  body: Buffer,
-): Promise<Outcome> {
+async function forward(context: ExchangeContext, client: Client, incoming: Incoming, body: Buffer): Promise<Outcome> {
+  const { request, response } = client;
   const base = { operation: incoming.operation, version: incoming.version, request: incoming.request, incoming };
   const { request: outgoing, answer: answered } = context.upstream.send(
     incoming.method,
@@ -259,10 +260,10 @@ async function forward(
       response.addTrailers({ [VIOLATIONS_HEADER]: String(total) });
       response.end();
     }
-    record(context, incoming, status, contentType, relayed.text, checked);
+    record(context, incoming, { status, contentType, text: relayed.text }, checked);
     return { ...base, status, response: checked };
   } catch (error) {
-    return failed(context, request, response, error, timedOut, base);
+    return failed(context, client, { error, timedOut }, base);
   } finally {
     clearTimeout(timer);
   }
@@ -280,12 +281,12 @@ function overBound(context: ExchangeContext, answer: IncomingMessage): Problem |
 /** The upstream failed (unreachable, timed out, cut): a 502/504 problem, or a cut answer once streaming. */
 function failed(
   context: ExchangeContext,
-  request: IncomingMessage,
-  response: ServerResponse,
-  error: unknown,
-  timedOut: boolean,
+  client: Client,
+  failure: { error: unknown; timedOut: boolean },
   base: Omit<Outcome, 'status' | 'response' | 'kind'>,
 ): Outcome {
+  const { request, response } = client;
+  const { error, timedOut } = failure;
   const name = context.upstream.name;
   if (response.headersSent) {
     // Streaming had started: the client sees the answer cut.
@@ -353,11 +354,10 @@ function relay(
 function record(
   context: ExchangeContext,
   incoming: Incoming,
-  status: number,
-  contentType: string | undefined,
-  text: string,
+  answer: { status: number; contentType: string | undefined; text: string },
   checked: ExchangeViolation[],
 ): void {
+  const { status, contentType, text } = answer;
   if (!context.recorder || !incoming.route || status < 200 || status > 299 || !isJsonMediaType(contentType)) return;
   if (checked.some((v) => v.rule === 'json')) return;
   context.recorder.add(

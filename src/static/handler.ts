@@ -147,7 +147,7 @@ async function answerRouted(
   const pathViolations = target.checkPath(url.pathname);
   if (result._tag === 'Left' || pathViolations.length > 0) {
     const error = result._tag === 'Left' ? (result.left as PrismError) : undefined;
-    return refuse(prismRefusal(error, pathViolations, served.headerNames, target, preferences));
+    return refuse(prismRefusal({ error, pathViolations }, served.headerNames, target, preferences));
   }
   const answer = outputAnswer(result.right.output, result.right.validations.output, version);
   answer.headers[VERSION_HEADER] = version;

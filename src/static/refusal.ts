@@ -55,12 +55,12 @@ function kindOf(status: number, preferences: MockPreferences): ProblemKind {
  * the ones it has), anything else as the catalogue's kind of Prism's status.
  */
 export function prismRefusal(
-  error: PrismError | undefined,
-  pathViolations: Violation[],
+  verdict: { error: PrismError | undefined; pathViolations: Violation[] },
   headerNames: ReadonlyMap<string, string>,
   target: Target,
   preferences: MockPreferences,
 ): Refusal {
+  const { error, pathViolations } = verdict;
   const context = { operation: target.operationId, version: target.version };
   const status = error ? (error.status ?? 500) : 422;
   const violations = [

@@ -210,7 +210,7 @@ function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValida
   };
   const out = new Map<BundleOperation, OperationValidator>();
   for (const operation of bundle.operations) {
-    out.set(operation, operationValidator(bundle.document, operation, id, ajv.compile, lazy));
+    out.set(operation, operationValidator(bundle.document, operation, id, { compile: ajv.compile, lazy }));
   }
   return out;
 }
@@ -220,9 +220,13 @@ function operationValidator(
   document: Json,
   operation: BundleOperation,
   id: string,
-  compile: (schema: object) => ValidateFunction,
-  lazy: (schema: () => object) => ValidateFunction,
+  compilers: {
+    compile: (schema: object) => ValidateFunction;
+    /** Compiles `schema()` on the first validation. */
+    lazy: (schema: () => object) => ValidateFunction;
+  },
 ): OperationValidator {
+  const { compile, lazy } = compilers;
   const params = operation.parameters;
   const { pathParams, queryParams, queryDefs } = paramSpecs(document, params);
   const querySchema = {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { deref } from '../../src/contract/index.ts';
-import { exampleRequests, exampleValues, recordsIn } from '../../src/mock/model/examples.ts';
+import { exampleRequests, exampleValues, recordsIn } from '../../src/mock/model/example-records.ts';
 import { collectionOf, MODEL, type Rec } from '../../src/mock/model/index.ts';
 import { bundles, engineOf, send } from './engine.ts';
 

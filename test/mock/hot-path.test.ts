@@ -9,9 +9,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseTarget } from '../../src/http/index.ts';
 import { RequestLog } from '../../src/mock/admin/request-log.ts';
+import { jsonLength } from '../../src/mock/collection-state.ts';
 import { createMockEngine, createRouter } from '../../src/mock/index.ts';
 import { JsonText, stringify } from '../../src/mock/stages/respond.ts';
-import { jsonLength } from '../../src/mock/state.ts';
 
 const viaUrl = (target: string) => {
   const url = new URL(`http://mock.invalid${target.startsWith('/') ? target : `/${target}`}`);

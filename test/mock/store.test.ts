@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { EXIT } from '../../src/cli/index.ts';
 import { createAdminClient, paginate } from '../../src/client/index.ts';
+import { State } from '../../src/mock/collection-state.ts';
 import {
   decodeCursor,
   FixtureError,
@@ -22,7 +23,6 @@ import {
   SEEDED_COUNTS,
   startMock,
 } from '../../src/mock/index.ts';
-import { State } from '../../src/mock/state.ts';
 import { CLI } from '../helpers/process.ts';
 import { bundles, engineOf, send } from './engine.ts';
 import { call, freshToken } from './http.ts';

@@ -53,19 +53,21 @@ export const FIXTURE_COLLECTIONS = MODEL.filter((c) => c.schema).map((c) => c.na
 /** Checks a response body against the 200 schema of `operationId` (absent: no bundle serves it). */
 export type ResponseCheck = (operationId: string, body: unknown) => Violation[] | undefined;
 
+/** Where fixture data comes from (named in messages), how its records are checked, who hears what is skipped. */
+export interface FixtureOptions {
+  source: string;
+  check: ResponseCheck;
+  warn?: (message: string) => void;
+}
+
 /**
  * Replaces the collections `data` names with its records. A hand-written fixture file is refused
  * (FixtureError) at its first record the mock cannot serve; a proxy recording (a `$recording`
  * object) is evidence of the real API, so such a record (or an unknown collection) is skipped and
  * `warn` told, naming it and the rule. Not an object of record arrays: refused either way.
  */
-export function applyFixtures(
-  store: StoreData,
-  data: unknown,
-  source: string,
-  check: ResponseCheck,
-  warn: (message: string) => void = console.warn,
-): void {
+export function applyFixtures(store: StoreData, data: unknown, options: FixtureOptions): void {
+  const { source, check, warn = console.warn } = options;
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
     throw new FixtureError(
       `${source}: must be a JSON object of record arrays by resource (${FIXTURE_COLLECTIONS.join(', ')})`,
@@ -91,7 +93,7 @@ export function applyFixtures(
     const seen = new Set<string>();
     const kept: Rec[] = [];
     records.forEach((record, index) => {
-      const refused = checkRecord(name, record, `${source}: ${name}[${index}]`, check, seen);
+      const refused = checkRecord(record, { name, where: `${source}: ${name}[${index}]` }, check, seen);
       if (refused === undefined) kept.push(record as Rec);
       else unusable(refused);
     });
@@ -102,7 +104,7 @@ export function applyFixtures(
 /** Why one record breaks its collection's contract schema (a state file's record), or undefined. */
 export function recordProblem(name: string, record: unknown, check: ResponseCheck): string | undefined {
   if (!collectionOf(name).schema) return undefined; // internal (locations): no contract shape
-  return checkRecord(name, record, name, check, new Set());
+  return checkRecord(record, { name, where: name }, check, new Set());
 }
 
 /** The label of a record in messages: where it is, and its key when that is a plain value. */
@@ -124,12 +126,12 @@ function labelOf(record: unknown, key: string, where: string): string {
  * spec's type: a recorded store's numbers need not be digits); unique in its collection.
  */
 function checkRecord(
-  name: string,
   record: unknown,
-  where: string,
+  at: { name: string; where: string },
   check: ResponseCheck,
   seen: Set<string>,
 ): string | undefined {
+  const { name, where } = at;
   const { key, schema } = collectionOf(name);
   const shape = schema?.shape ?? 'body';
   const label = labelOf(record, key, where);

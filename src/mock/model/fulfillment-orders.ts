@@ -6,7 +6,7 @@
  */
 import { clone, refuse } from '../writes/common.ts';
 import { at, day, dayOf, FULFILLMENT_STATUSES, REQUEST_STATUSES } from './catalogue.ts';
-import { copyAtKey } from './examples.ts';
+import { copyAtKey } from './example-records.ts';
 import type { CollectionDecl, ExampleContext, Rec, WriteOperation, WriteResult } from './types.ts';
 
 /** The assignment status of a fulfillment order, from its request_status (the mock's mapping). */

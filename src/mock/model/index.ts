@@ -1,14 +1,14 @@
 /**
  * The mock's store as one declared model: every collection once (./<collection>.ts), in seeding
  * order (a collection's seed may read the collections before it). Seeding, `--data` fixtures
- * (./fixtures.ts), the per-token state (../state.ts), the operation table (../resources.ts), the
+ * (./fixtures.ts), the per-token state (../collection-state.ts), the operation table (../resources.ts), the
  * state table (../transitions.ts), version views and invariants (../invariants.ts) all derive from
  * {@link MODEL}.
  */
 import type { Bundle } from '../../contract/index.ts';
 import { createPrng } from '../prng.ts';
 import { person } from './catalogue.ts';
-import { exampleKeys, exampleRecords, exampleRequests, putRecord } from './examples.ts';
+import { exampleKeys, exampleRecords, exampleRequests, putRecord } from './example-records.ts';
 import { fulfillmentOrders, supportedActions } from './fulfillment-orders.ts';
 import { fulfillments } from './fulfillments.ts';
 import { giftCards } from './gift-cards.ts';

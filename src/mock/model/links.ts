@@ -1,6 +1,6 @@
 /**
  * Both sides of every relation, made whole after the example records join the generated ones
- * (./examples.ts): a subscription's orders exist and name it back, each with its payment; a
+ * (./example-records.ts): a subscription's orders exist and name it back, each with its payment; a
  * transaction's order exists and lists it, and its parent exists; an order's listed transactions
  * exist; fulfillment orders, fulfillments and tickets name orders that exist, holding their lines.
  * Records made here follow the same rules as generated ones (../invariants.ts checks them all).

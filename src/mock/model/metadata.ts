@@ -1,7 +1,7 @@
 /** Metadata definitions 1..40, `object` cycling through its enum. */
 import { assignDeclared } from '../writes/common.ts';
 import { at, day, METADATA_OBJECTS } from './catalogue.ts';
-import { copyAtKey } from './examples.ts';
+import { copyAtKey } from './example-records.ts';
 import type { CollectionDecl } from './types.ts';
 
 export const metadata: CollectionDecl = {

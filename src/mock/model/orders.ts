@@ -22,7 +22,7 @@ import {
   productOf,
   retotal,
 } from './catalogue.ts';
-import { copyAtKey } from './examples.ts';
+import { copyAtKey } from './example-records.ts';
 import { cyclesOf, OWING, OWING_SUBSCRIPTIONS, ownerOfOrder, SUBSCRIPTION_ORDERS } from './subscriptions.ts';
 import type { CollectionDecl, Rec, SeedContext, WriteOperation } from './types.ts';
 

@@ -1,6 +1,6 @@
 /** Pages 1..40 (`PUT /pages/{id}/`). */
 import { assignDeclared } from '../writes/common.ts';
-import { copyAtKey } from './examples.ts';
+import { copyAtKey } from './example-records.ts';
 import type { CollectionDecl } from './types.ts';
 
 export const pages: CollectionDecl = {

@@ -1,6 +1,6 @@
 /** Stock records (`GET /stockrecords/{id}/`): one per product × location, cycling. */
 import { at, day, PRODUCTS, type Product } from './catalogue.ts';
-import { copyAtKey } from './examples.ts';
+import { copyAtKey } from './example-records.ts';
 import type { CollectionDecl, Rec } from './types.ts';
 
 export const stockrecords: CollectionDecl = {

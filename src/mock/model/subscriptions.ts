@@ -28,7 +28,7 @@ import {
   SUBSCRIPTION_STATUSES,
   UTM_SOURCES,
 } from './catalogue.ts';
-import { copyAtKey } from './examples.ts';
+import { copyAtKey } from './example-records.ts';
 import { exampleOf } from './templates.ts';
 import type { CollectionDecl, FilterDecl, Rec, StoreReader, WriteOperation } from './types.ts';
 

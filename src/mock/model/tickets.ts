@@ -1,7 +1,7 @@
 /** Tickets 1..50: every (`status`, `priority`) pair, each about one order, with one comment. */
 import { assignDeclared, maxId } from '../writes/common.ts';
 import { at, day, PRODUCTS, SUBJECTS, TICKET_PRIORITIES, TICKET_STATUSES } from './catalogue.ts';
-import { copyAtKey } from './examples.ts';
+import { copyAtKey } from './example-records.ts';
 import type { CollectionDecl, Rec } from './types.ts';
 
 export const tickets: CollectionDecl = {

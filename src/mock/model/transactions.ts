@@ -8,7 +8,7 @@
 import { clone, refuse } from '../writes/common.ts';
 import { pay } from '../writes/payments.ts';
 import { at, day, money } from './catalogue.ts';
-import { copyAtKey } from './examples.ts';
+import { copyAtKey } from './example-records.ts';
 import { PAYMENT_COUNT } from './orders.ts';
 import type { CollectionDecl, Rec, StoreReader, WriteOperation } from './types.ts';
 

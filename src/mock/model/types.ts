@@ -62,7 +62,7 @@ export interface ExampleContext {
   freeKey(collection: string): number;
   /** The example request bodies of an operation. */
   requests(operationId: string): Rec[];
-  /** The example records of a collection (./examples.ts). */
+  /** The example records of a collection (./example-records.ts). */
   examples(collection: string): Rec[];
 }
 

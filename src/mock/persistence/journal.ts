@@ -100,7 +100,12 @@ export class Journal {
   /** Number of entries in the file (after the header), for the start banner. */
   entries = 0;
 
-  private constructor(path: string, file: string, fd: number, options: JournalOptions, release: () => void) {
+  /** `path` as given, `file` the real file it names, `fd` open on it, `release` letting go of its lock. */
+  private constructor(
+    opened: { path: string; file: string; fd: number; release: () => void },
+    options: JournalOptions,
+  ) {
+    const { path, file, fd, release } = opened;
     this.path = path;
     this.file = file;
     this.fd = fd;
@@ -116,7 +121,7 @@ export class Journal {
     const file = realFile(path);
     const release = acquireLock(file, path);
     try {
-      const journal = new Journal(path, file, openOrCreate(file, path), options, release);
+      const journal = new Journal({ path, file, fd: openOrCreate(file, path), release }, options);
       journal.indexAll();
       journal.compactedSize = journal.written;
       return journal;

@@ -7,7 +7,7 @@
  */
 
 import { resetConflict, stateEvicted, stateFileFailed } from '../tokens/refusals.ts';
-import type { Ticket } from '../tokens/store.ts';
+import type { Ticket } from '../tokens/token-states.ts';
 import type { Last, RawResponse, RequestContext, StoreResult } from './context.ts';
 import { json, refuseRouted } from './respond.ts';
 

@@ -14,7 +14,7 @@ import type { Cursor } from '../pagination.ts';
 import type { Projector } from '../project.ts';
 import type { OperationDecl } from '../resources.ts';
 import type { Scenario } from '../scenarios.ts';
-import type { Ticket, TokenStore } from '../tokens/store.ts';
+import type { Ticket, TokenStore } from '../tokens/token-states.ts';
 
 /** A request as an adapter hands it over: lower-case header names; the body read on demand. */
 export interface RawRequest {
@@ -129,7 +129,7 @@ export interface Authorized {
   token: string;
 }
 
-/** Added by the ticket stage: a write's ticket on its state (../tokens/store.ts), closed once answered. */
+/** Added by the ticket stage: a write's ticket on its state (../tokens/token-states.ts), closed once answered. */
 export interface Ticketed {
   ticket: Ticket | undefined;
 }

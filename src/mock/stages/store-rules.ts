@@ -13,7 +13,7 @@ import { matches } from '../filters.ts';
 import { collectionOf, type Rec, sortKey } from '../model/index.ts';
 import { type Cursor, encodeCursor, pageOf } from '../pagination.ts';
 import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
-import { checkLimits } from '../writes/limits.ts';
+import { checkLimits } from '../writes/limit-check.ts';
 import type { Authorized, Checked, Incoming, Parsed, RawResponse, Routed, Stage, Stored } from './context.ts';
 
 type Storing = Incoming & Routed & Authorized & Parsed & Checked & Stored;

@@ -3,11 +3,12 @@
  * token store: a token names its state; without one, the shared state with `sharedState`, else
  * every state (reset, snapshot, restore) or the seeded data (export).
  */
+
+import type { StateView } from '../collection-state.ts';
 import { fixturesOf, type MockFixtures } from '../model/fixtures.ts';
 import type { StoreData } from '../model/index.ts';
 import { SHARED_KEY } from '../persistence/entries.ts';
-import type { StateView } from '../state.ts';
-import type { SnapshotInfo, TokenStore } from './store.ts';
+import type { SnapshotInfo, TokenStore } from './token-states.ts';
 
 export function stateApi(store: TokenStore) {
   const every = (token: string | undefined) => token === undefined && !store.shared;

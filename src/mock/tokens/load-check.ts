@@ -2,12 +2,13 @@
  * What a state file's entry must satisfy to be loaded into a token's state (a hand-edited or
  * corrupt line is skipped, the journal's warning naming its byte offset): a known collection, each
  * record under its key and satisfying its collection's contract schema, no more records created per
- * collection than `maxRecords` nor bytes of records than `maxStateBytes` (counted as ../state.ts
+ * collection than `maxRecords` nor bytes of records than `maxStateBytes` (counted as ../collection-state.ts
  * counts them), no more snapshots than `maxSnapshots`, a snapshot name the admin endpoints accept. The engine refuses such writes; the file can still hold them.
  */
+
+import { type State, sizeOf } from '../collection-state.ts';
 import { keyField, MODEL, type Rec } from '../model/index.ts';
 import type { EntryCheck, Image } from '../persistence/entries.ts';
-import { type State, sizeOf } from '../state.ts';
 import { snapshotNameProblem } from './names.ts';
 
 const KNOWN = new Set(MODEL.map((c) => c.name));

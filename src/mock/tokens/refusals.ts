@@ -1,4 +1,4 @@
-/** The refusals of the token store (./store.ts): a write cancelled by a reset, an evicted state, a state file that fails. */
+/** The refusals of the token store (./token-states.ts): a write cancelled by a reset, an evicted state, a state file that fails. */
 import { type Refusal, refusal } from '../../http/index.ts';
 
 type Context = Record<string, unknown>;

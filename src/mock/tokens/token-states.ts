@@ -12,6 +12,7 @@
  * silently reading the seeded data.
  */
 
+import type { State } from '../collection-state.ts';
 import { DEFAULT_LIMITS, MAX_TOKEN_STATES, MEMORY_BUDGET } from '../limits.ts';
 import { keyField, type Rec, type StoreData } from '../model/index.ts';
 import {
@@ -22,7 +23,6 @@ import {
   SHARED_KEY,
   type TokenImage,
 } from '../persistence/entries.ts';
-import type { State } from '../state.ts';
 import { loadCheck } from './load-check.ts';
 import { Registry } from './registry.ts';
 
@@ -330,7 +330,7 @@ export class TokenStore {
     return held;
   }
 
-  /** Puts a state in the registry, its cost estimated (../state.ts counts the bytes of its records). */
+  /** Puts a state in the registry, its cost estimated (../collection-state.ts counts the bytes of its records). */
   private set(key: string, held: Held): void {
     let bytes = held.state.bytes + slotsOf(held);
     for (const snapshot of held.snapshots.values()) bytes += slotsOf(snapshot);

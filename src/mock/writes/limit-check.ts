@@ -4,9 +4,9 @@
  */
 
 import { fieldRefusal, type Refusal } from '../../http/index.ts';
+import { type State, sizeOf } from '../collection-state.ts';
 import type { MockLimits } from '../limits.ts';
 import { collectionOf, keyField, type Rec } from '../model/index.ts';
-import { type State, sizeOf } from '../state.ts';
 
 export function checkLimits(state: State, changes: [string, Rec][], limits: MockLimits): Refusal | undefined {
   const created = new Map<string, number>();
