@@ -40,9 +40,10 @@ describe('version routing', () => {
   });
 
   it('answers GET /subscriptions/ with the 2024-04-01 shape under 2024-04-01', async () => {
-    const response = await call('GET', '/subscriptions/', { version: '2024-04-01' });
+    const sent = '2024-04-01';
+    const response = await call('GET', '/subscriptions/', { version: sent });
     expect(response.status).toBe(200);
-    expect(response.headers.get(VERSION_HEADER)).toBe('2024-04-01');
+    expect(response.headers.get(VERSION_HEADER)).toBe(sent);
     const [subscription] = response.json.results;
     expect(subscription).not.toHaveProperty('is_tax_known');
     expect(subscription.lines[0]).toHaveProperty('product_id');
@@ -51,9 +52,10 @@ describe('version routing', () => {
   });
 
   it('answers GET /subscriptions/ with the older shape under 2023-02-10', async () => {
-    const response = await call('GET', '/subscriptions/', { version: '2023-02-10' });
+    const sent = '2023-02-10';
+    const response = await call('GET', '/subscriptions/', { version: sent });
     expect(response.status).toBe(200);
-    expect(response.headers.get(VERSION_HEADER)).toBe('2023-02-10');
+    expect(response.headers.get(VERSION_HEADER)).toBe(sent);
     const [subscription] = response.json.results;
     expect(subscription).toHaveProperty('is_tax_known');
     expect(subscription.lines[0]).toHaveProperty('product.categories');
@@ -63,8 +65,9 @@ describe('version routing', () => {
   });
 
   it('reads the header case-insensitively', async () => {
-    const response = await call('GET', '/subscriptions/', { headers: { 'x-service-api-version': '2023-02-10' } });
-    expect(response.headers.get(VERSION_HEADER)).toBe('2023-02-10');
+    const sent = '2023-02-10';
+    const response = await call('GET', '/subscriptions/', { headers: { 'x-service-api-version': sent } });
+    expect(response.headers.get(VERSION_HEADER)).toBe(sent);
   });
 
   it.each(endpoints)(
