@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPath, requestExample } from '../../src/conformance/index.ts';
 import { loadBundles, VERSION_HEADER, VERSIONS, versionOf, versionsOf } from '../../src/contract/index.ts';
+import { templatesOf } from '../../src/mock/model/templates.ts';
 import { SPEC_OPERATIONS } from '../contract/inventory.ts';
 import { engineOf, send } from './engine.ts';
 import { call, freshToken, STORE_BODIES, STORE_PARAMS } from './http.ts';
@@ -119,6 +120,15 @@ describe('the default version, whatever the order of the bundles', () => {
   it('lists the versions in the contract order', () => {
     expect(engine.versions).toEqual([...VERSIONS]);
   });
+
+  // Records start as the example of their operation's default version: a field of one version only
+  // (the field recipe) was missing from every record once the bundles came in another order.
+  it.each(SPEC_OPERATIONS.filter((op) => op.method === 'get'))(
+    'seeds $operationId records from the example of its default version',
+    ({ operationId }) => {
+      expect(templatesOf([...bundles].reverse()).of(operationId)).toEqual(templatesOf(bundles).of(operationId));
+    },
+  );
 
   it.each(endpoints)('without the header, $method $path gets versionOf(method, path)', async (endpoint) => {
     const { method, path, url, body } = endpoint;
