@@ -34,5 +34,6 @@ export {
   type RouteResult,
   type Router,
   templateToRegExp,
+  versionRank,
 } from './router.ts';
 export { operationKey, versionOf, versionsOf } from './version-of.ts';

@@ -84,7 +84,7 @@ export interface Router<T> {
 }
 
 /** A version's place in {@link VERSIONS} (an unknown one last): the order of `allowed` and `versions`. */
-const rank = (version: string) => {
+export const versionRank = (version: string) => {
   const index = (VERSIONS as readonly string[]).indexOf(version);
   return index === -1 ? VERSIONS.length : index;
 };
@@ -100,7 +100,7 @@ function defaultOf<T>(method: string, path: string, byVersion: Map<string, T>): 
 
 export function createRouter<T>(entries: readonly RouteEntry<T>[]): Router<T> {
   const byPath = new Map<string, CompiledPath<T>>();
-  for (const entry of [...entries].sort((a, b) => rank(a.version) - rank(b.version))) {
+  for (const entry of [...entries].sort((a, b) => versionRank(a.version) - versionRank(b.version))) {
     let compiled = byPath.get(entry.path);
     if (!compiled) {
       compiled = {
@@ -120,7 +120,7 @@ export function createRouter<T>(entries: readonly RouteEntry<T>[]): Router<T> {
     versions.set(entry.version, entry.target);
   }
   const paths = [...byPath.values()].sort((a, b) => a.params - b.params);
-  const versions = [...new Set(entries.map((e) => e.version))].sort((a, b) => rank(a) - rank(b));
+  const versions = [...new Set(entries.map((e) => e.version))].sort((a, b) => versionRank(a) - versionRank(b));
   const find = indexPaths(paths);
 
   return {

@@ -56,17 +56,20 @@ it('reaches the records with an `id` (a version may serve none, e.g. only GET /s
   expect(records.length).toBeGreaterThan(4);
 });
 
+// The schema files are shared between versions, so an adoption holds in every version whose bundle
+// has the schema, though its evidence is in the changelogs of the versions that had it when it was
+// adopted: a version added later (serving only GET /store/) has no recorded traffic of its own.
+const evidenced = new Set(VERSIONS.flatMap((v) => [...neverNull(v)]));
+
+it('adopts fields never null with their evidence (the staging recording)', () => {
+  expect(evidenced.size).toBeGreaterThan(0);
+});
+
 describe.each(VERSIONS)('nullability policy in %s', (version) => {
   const schemas = [...responseObjectSchemas(version)];
 
   it('reaches the response objects', () => {
     expect(schemas.length).toBeGreaterThan(0);
-  });
-
-  const evidenced = neverNull(version);
-
-  it('adopts fields never null with their evidence (the staging recording)', () => {
-    expect(evidenced.size).toBeGreaterThan(0);
   });
 
   it.each(schemas)('%s: every property is required; null refused only with a reason', (label, schema) => {

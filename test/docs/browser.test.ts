@@ -349,13 +349,14 @@ describe('static build (file://)', () => {
       expect(newer).not.toContain('"stockrecord"');
       await page.screenshot({ path: join(ARTIFACTS, 'listSubscriptions-2024-04-01.png') });
 
-      await page.selectOption('#docs-version', '2023-02-10');
+      const chosen = '2023-02-10';
+      await page.selectOption('#docs-version', chosen);
       await page.waitForFunction(
         (want) => (document.querySelector('elements-api') as HTMLElement).innerText.includes(want),
-        `${HEADER}: 2023-02-10`,
+        `${HEADER}: ${chosen}`,
       );
       await waitForOperation(page, summary);
-      expect(new URL(page.url()).searchParams.get('version')).toBe('2023-02-10');
+      expect(new URL(page.url()).searchParams.get('version')).toBe(chosen);
       expect(new URL(page.url()).hash).toBe('#/operations/listSubscriptions');
       const older = await responseExample(page);
       expect(older).toMatch(/"product": \{/);

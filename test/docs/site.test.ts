@@ -64,9 +64,10 @@ describe('docsSite', () => {
     // The reference sorts newest first; redocly.yaml must list its APIs in that order too, because
     // that order is also the order of precedence (the default version of an operation).
     expect([...VERSIONS].reverse().sort(compareVersions), 'redocly.yaml apis, newest first').toEqual([...VERSIONS]);
-    expect(['unstable', '2023-02-10', '2024-04-01'].sort(compareVersions)).toEqual([
-      '2024-04-01',
-      '2023-02-10',
+    // The comparator alone, on invented versions (a new version changes none of them).
+    expect(['unstable', '2020-01-01', '2025-06-30'].sort(compareVersions)).toEqual([
+      '2025-06-30',
+      '2020-01-01',
       'unstable',
     ]);
   });

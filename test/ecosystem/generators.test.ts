@@ -88,7 +88,7 @@ describe.each(TOOLS)('%s', (tool) => {
   it('its client calls the mock in each version the downstream app calls', async () => {
     const { calls } = await import(join(out, 'calls.ts'));
     const called = Object.keys(calls[tool]);
-    expect(called).toEqual(expect.arrayContaining(['2024-04-01', '2023-02-10', 'unstable']));
+    for (const version of ['2024-04-01', '2023-02-10', 'unstable']) expect(called).toContain(version);
     for (const version of called) {
       expect(VERSIONS, version).toContain(version);
       const { status, body } = await calls[tool][version](mock.url);

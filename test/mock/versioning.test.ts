@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPath, requestExample } from '../../src/conformance/index.ts';
 import { loadBundles, VERSION_HEADER, VERSIONS, versionOf, versionsOf } from '../../src/contract/index.ts';
+import { templatesOf } from '../../src/mock/model/templates.ts';
 import { SPEC_OPERATIONS } from '../contract/inventory.ts';
 import { engineOf, send } from './engine.ts';
 import { call, freshToken, STORE_BODIES, STORE_PARAMS } from './http.ts';
@@ -40,9 +41,10 @@ describe('version routing', () => {
   });
 
   it('answers GET /subscriptions/ with the 2024-04-01 shape under 2024-04-01', async () => {
-    const response = await call('GET', '/subscriptions/', { version: '2024-04-01' });
+    const sent = '2024-04-01';
+    const response = await call('GET', '/subscriptions/', { version: sent });
     expect(response.status).toBe(200);
-    expect(response.headers.get(VERSION_HEADER)).toBe('2024-04-01');
+    expect(response.headers.get(VERSION_HEADER)).toBe(sent);
     const [subscription] = response.json.results;
     expect(subscription).not.toHaveProperty('is_tax_known');
     expect(subscription.lines[0]).toHaveProperty('product_id');
@@ -51,9 +53,10 @@ describe('version routing', () => {
   });
 
   it('answers GET /subscriptions/ with the older shape under 2023-02-10', async () => {
-    const response = await call('GET', '/subscriptions/', { version: '2023-02-10' });
+    const sent = '2023-02-10';
+    const response = await call('GET', '/subscriptions/', { version: sent });
     expect(response.status).toBe(200);
-    expect(response.headers.get(VERSION_HEADER)).toBe('2023-02-10');
+    expect(response.headers.get(VERSION_HEADER)).toBe(sent);
     const [subscription] = response.json.results;
     expect(subscription).toHaveProperty('is_tax_known');
     expect(subscription.lines[0]).toHaveProperty('product.categories');
@@ -63,8 +66,9 @@ describe('version routing', () => {
   });
 
   it('reads the header case-insensitively', async () => {
-    const response = await call('GET', '/subscriptions/', { headers: { 'x-service-api-version': '2023-02-10' } });
-    expect(response.headers.get(VERSION_HEADER)).toBe('2023-02-10');
+    const sent = '2023-02-10';
+    const response = await call('GET', '/subscriptions/', { headers: { 'x-service-api-version': sent } });
+    expect(response.headers.get(VERSION_HEADER)).toBe(sent);
   });
 
   it.each(endpoints)(
@@ -116,6 +120,15 @@ describe('the default version, whatever the order of the bundles', () => {
   it('lists the versions in the contract order', () => {
     expect(engine.versions).toEqual([...VERSIONS]);
   });
+
+  // Records start as the example of their operation's default version: a field of one version only
+  // (the field recipe) was missing from every record once the bundles came in another order.
+  it.each(SPEC_OPERATIONS.filter((op) => op.method === 'get'))(
+    'seeds $operationId records from the example of its default version',
+    ({ operationId }) => {
+      expect(templatesOf([...bundles].reverse()).of(operationId)).toEqual(templatesOf(bundles).of(operationId));
+    },
+  );
 
   it.each(endpoints)('without the header, $method $path gets versionOf(method, path)', async (endpoint) => {
     const { method, path, url, body } = endpoint;

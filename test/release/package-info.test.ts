@@ -16,9 +16,9 @@ describe('packageInfo', () => {
   });
 
   it('formats the --version line', () => {
-    expect(
-      formatVersion({ name: '@store-admin/contract', version: '1.2.3', apiVersions: ['2024-04-01', 'unstable'] }),
-    ).toBe('@store-admin/contract 1.2.3 (API versions: 2024-04-01, unstable)');
+    expect(formatVersion({ name: '@store-admin/contract', version: '1.2.3', apiVersions: ['unstable'] })).toBe(
+      '@store-admin/contract 1.2.3 (API versions: unstable)',
+    );
     expect(formatVersion()).toBe(`@store-admin/contract ${manifest.version} (API versions: ${VERSIONS.join(', ')})`);
   });
 

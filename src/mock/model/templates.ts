@@ -1,9 +1,10 @@
 /**
  * Record templates: the first 200 example of the operation each collection's records come from, in
- * the first bundle serving it. Seeded records start as a copy of their template, so every field the
+ * the first bundle serving it in the contract's order (its default version), whatever the order the
+ * bundles were passed in. Seeded records start as a copy of their template, so every field the
  * contract requires is there with a value of the right type.
  */
-import { type Bundle, deref, type Json, responseMediaOf } from '../../contract/index.ts';
+import { type Bundle, deref, type Json, responseMediaOf, versionRank } from '../../contract/index.ts';
 import type { Rec, Templates } from './types.ts';
 
 /** The first example value of the 200 response of `operationId` in `bundle` (a deep copy). */
@@ -18,11 +19,12 @@ export function exampleOf(bundle: Bundle, operationId: string): Json {
 
 export function templatesOf(bundles: Bundle[]): Templates {
   const cache = new Map<string, Rec>();
+  const ordered = [...bundles].sort((a, b) => versionRank(a.version) - versionRank(b.version));
   return {
     of(operationId) {
       let found = cache.get(operationId);
       if (!found) {
-        const bundle = bundles.find((b) => b.operations.some((o) => o.operationId === operationId));
+        const bundle = ordered.find((b) => b.operations.some((o) => o.operationId === operationId));
         found = bundle ? (exampleOf(bundle, operationId) as Rec) : {};
         cache.set(operationId, found);
       }
