@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
+import { cyclesOf } from './lib/cycles.ts';
 
 // `--root DIR` measures another checkout (e.g. `git worktree add` of main); default: this one.
 const rootAt = process.argv.indexOf('--root');
@@ -64,40 +65,6 @@ function functionName(node: ts.SignatureDeclaration): string {
   return '(anonymous)';
 }
 
-/** Tarjan's strongly connected components; a component of two or more modules is a cycle. */
-function cycles(graph: Map<string, string[]>): string[][] {
-  let index = 0;
-  const order = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const connect = (v: string): void => {
-    order.set(v, index);
-    low.set(v, index++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!graph.has(w)) continue;
-      if (!order.has(w)) {
-        connect(w);
-        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, order.get(w) as number));
-    }
-    if (low.get(v) !== order.get(v)) return;
-    const component: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop() as string;
-      onStack.delete(w);
-      component.push(relative(root, w));
-    } while (w !== v);
-    if (component.length > 1) found.push(component.sort());
-  };
-  for (const v of graph.keys()) if (!order.has(v)) connect(v);
-  return found;
-}
-
 function duplicatePairs(): string {
   try {
     const out = execFileSync('duplicates', ['--repo', 'src', '--most', '200', '--seconds', '120'], {
@@ -110,7 +77,7 @@ function duplicatePairs(): string {
   }
 }
 
-const found = cycles(imports);
+const found = cyclesOf(imports).map((component) => component.map((file) => relative(root, file)));
 const report: [string, number, string[]][] = [
   ['files in src/ over 300 lines', longFiles.length, longFiles],
   ['functions over 60 lines', longFunctions.length, longFunctions],

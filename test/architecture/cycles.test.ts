@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { cyclesOf } from '../../scripts/lib/cycles.ts';
 import { ROOT } from '../helpers/bundles.ts';
 import { tsFilesUnder } from '../helpers/files.ts';
 
@@ -31,39 +32,6 @@ function importsOf(file: string): string[] {
     .filter((spec) => spec.startsWith('.'))
     .map((spec) => resolve(dirname(file), spec))
     .filter((path) => path.startsWith(SRC) && existsSync(path));
-}
-
-/** The strongly connected components of more than one file, or a file importing itself (Tarjan). */
-function cyclesOf(graph: Map<string, string[]>): string[][] {
-  let counter = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const found: string[][] = [];
-  const connect = (node: string): void => {
-    index.set(node, counter);
-    low.set(node, counter++);
-    stack.push(node);
-    onStack.add(node);
-    for (const next of graph.get(node) ?? []) {
-      if (!index.has(next)) {
-        connect(next);
-        low.set(node, Math.min(low.get(node) as number, low.get(next) as number));
-      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node) as number, index.get(next) as number));
-    }
-    if (low.get(node) !== index.get(node)) return;
-    const component: string[] = [];
-    let member: string;
-    do {
-      member = stack.pop() as string;
-      onStack.delete(member);
-      component.push(member);
-    } while (member !== node);
-    if (component.length > 1 || graph.get(node)?.includes(node)) found.push(component.sort());
-  };
-  for (const node of graph.keys()) if (!index.has(node)) connect(node);
-  return found;
 }
 
 describe('the import graph of src/', () => {
