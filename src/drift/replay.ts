@@ -12,6 +12,7 @@
 import { MAX_RESPONSE_BYTES } from '../client/index.ts';
 import type { Contract } from '../conformance/index.ts';
 import { VERSION_HEADER } from '../contract/index.ts';
+import { boundedText } from '../http/index.ts';
 import type { RecordedExchange, Recording } from '../proxy/index.ts';
 import type { Findings } from './findings.ts';
 import { RecordingError } from './recording.ts';
@@ -57,30 +58,6 @@ export function replayUrl(base: URL, target: string): URL {
   return url;
 }
 
-/** The answer's text, read within `max` bytes (a RecordingError beyond; the rest never read). */
-async function boundedText(response: Response, max: number, what: string): Promise<string> {
-  const declared = Number(response.headers.get('Content-Length'));
-  if (declared > max) {
-    await response.body?.cancel();
-    throw new RecordingError(`${what}: answered ${declared} bytes, over the bound of ${max}`);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new RecordingError(`${what}: answered more than ${max} bytes, the bound`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** One recorded GET sent again: its status and text, bounded in time and size. */
 async function replayOne(
   exchange: RecordedExchange,
@@ -103,7 +80,15 @@ async function replayOne(
       redirect: 'manual',
       signal: controller.signal,
     });
-    const text = await boundedText(response, options.maxResponseBytes ?? MAX_RESPONSE_BYTES, what);
+    const max = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    const text = await boundedText(response, max);
+    if (typeof text !== 'string') {
+      throw new RecordingError(
+        text.declared === undefined
+          ? `${what}: answered more than ${max} bytes, the bound`
+          : `${what}: answered ${text.declared} bytes, over the bound of ${max}`,
+      );
+    }
     return { status: response.status, text };
   } catch (error) {
     if (error instanceof RecordingError) throw error;

@@ -6,6 +6,7 @@
  * {@link FUZZ_MAX_ANSWER_BYTES} of an answer (more is `tooLarge`, the rest left unread).
  */
 import { type BundleOperation, VERSION_HEADER } from '../contract/index.ts';
+import { boundedText } from '../http/index.ts';
 
 export interface FuzzRequest {
   method: string;
@@ -48,35 +49,6 @@ function offOriginOf(url: string, response: Response): string | undefined {
 /** Bytes of one answer read at most (a page of the largest lists is far below). */
 export const FUZZ_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 
-/** The answer's text, or `'too-large'` once more than `max` bytes came (the rest is not read). */
-async function readBounded(response: Response, max: number): Promise<string | 'too-large'> {
-  const declared = Number(response.headers.get('content-length') ?? 0);
-  if (declared > max || !response.body) {
-    await response.body?.cancel();
-    return declared > max ? 'too-large' : '';
-  }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.byteLength;
-    if (length > max) {
-      await reader.cancel();
-      return 'too-large';
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
-
 /** The request's URL: the template filled in (each value one encoded segment), then the query. */
 export function urlOf(baseUrl: string, request: FuzzRequest): string {
   const path = request.template.replace(/\{([^}]+)\}/g, (_, name: string) =>
@@ -114,7 +86,8 @@ export async function send({ doFetch, baseUrl, token, timeoutMs }: Target, reque
       signal: AbortSignal.timeout(timeoutMs),
     });
     const offOrigin = offOriginOf(url, response);
-    const text = await readBounded(response, FUZZ_MAX_ANSWER_BYTES);
+    const read = await boundedText(response, FUZZ_MAX_ANSWER_BYTES);
+    const text = typeof read === 'string' ? read : 'too-large';
     return {
       status: response.status,
       headers: response.headers,

@@ -48,4 +48,5 @@ export {
   unauthorized,
   unsupportedMediaType,
 } from './refusals.ts';
+export { boundedText, type Oversize } from './response-text.ts';
 export { isDecodablePath, parseTarget } from './target.ts';

@@ -23,11 +23,11 @@ const ALLOWED: Record<string, string[]> = {
   conformance: ['contract', 'validation'],
   docs: ['contract'],
   msw: ['contract', 'http', 'mock'],
-  fuzz: ['contract', 'validation'],
+  fuzz: ['contract', 'validation', 'http'],
   // The proxy uses the mock only for its model (recording fixtures); its HTTP comes from src/http.
   proxy: ['contract', 'validation', 'http', 'mock', 'conformance', 'docs', 'client'],
   guard: ['contract'],
-  drift: ['contract', 'conformance', 'proxy', 'guard', 'client'],
+  drift: ['contract', 'conformance', 'proxy', 'guard', 'client', 'http'],
   cli: ['contract', 'mock', 'conformance', 'fuzz', 'codegen', 'docs', 'proxy', 'drift'],
 };
 
