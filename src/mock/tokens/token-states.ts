@@ -244,9 +244,11 @@ export class TokenStore {
     return this.persist({ op: 'drop', token: key, name });
   }
 
-  /** Keys of every state, loaded or only in the state file. */
+  /** Keys of every state, loaded (last used first) or only in the state file; none is read from the file. */
   keys(): string[] {
-    return this.summaries().map((summary) => summary.key);
+    const loaded = this.registry.entries().reverse().map(([key]) => key);
+    const inMemory = new Set(loaded);
+    return [...loaded, ...(this.persistence?.tokens() ?? []).filter((key) => !inMemory.has(key))];
   }
 
   /**
