@@ -246,7 +246,10 @@ export class TokenStore {
 
   /** Keys of every state, loaded (last used first) or only in the state file; none is read from the file. */
   keys(): string[] {
-    const loaded = this.registry.entries().reverse().map(([key]) => key);
+    const loaded = this.registry
+      .entries()
+      .reverse()
+      .map(([key]) => key);
     const inMemory = new Set(loaded);
     return [...loaded, ...(this.persistence?.tokens() ?? []).filter((key) => !inMemory.has(key))];
   }
