@@ -8,6 +8,7 @@ export interface NodeBuiltins {
   fs: {
     existsSync(path: string): boolean;
     readFileSync(path: string, encoding: 'utf8'): string;
+    statSync(path: string): { mtimeMs: number; size: number };
   };
   path: {
     join(...parts: string[]): string;

@@ -54,7 +54,7 @@ export {
   type MockFixtures,
 } from './model/fixtures.ts';
 export { ASSIGNMENT_STATUS } from './model/fulfillment-orders.ts';
-export { type Rec, type StoreData, seedStore as generateStore } from './model/index.ts';
+export { generateStore, type Rec, type StoreData } from './model/index.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
 export type { Entry as StateEntry } from './persistence/entries.ts';
 export { OPERATION_DECLS } from './resources.ts';

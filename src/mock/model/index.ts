@@ -100,8 +100,36 @@ export const sortKey = (collection: string, record: Rec): number => {
   return typeof key === 'number' ? key : /^\d{1,15}$/.test(key) ? Number(key) : Number.POSITIVE_INFINITY;
 };
 
-/** The generated store: same seed, same bundles → byte-identical data. */
+/** Stores seeded so far, by their first bundle: the bundles they were seeded from, the seed, the data. */
+const seeded = new WeakMap<Bundle, { bundles: Bundle[]; seed: string; data: StoreData }[]>();
+
+/**
+ * The generated store: same seed, same bundles → byte-identical data. Seeded once per (bundles,
+ * seed) in a process and shared: records are never changed in place (../collection-state.ts), so
+ * every engine of a process (a test worker's, the MSW handlers beside a server) reads the same
+ * records; each caller gets its own object of collections, which `--data` fixtures may replace.
+ */
 export function seedStore(bundles: Bundle[], options: { seed: string }): StoreData {
+  const first = bundles[0];
+  const known = first ? (seeded.get(first) ?? []) : [];
+  const same = known.find((s) => s.seed === options.seed && sameBundles(s.bundles, bundles));
+  if (same) return { ...same.data };
+  const data = generate(bundles, options.seed);
+  if (first) seeded.set(first, [...known, { bundles: [...bundles], seed: options.seed, data }]);
+  return { ...data };
+}
+
+/**
+ * The generated store as a caller of the package gets it (`generateStore`): a deep copy, the
+ * caller's to change; the engines share {@link seedStore}'s records, which nothing changes.
+ */
+export const generateStore = (bundles: Bundle[], options: { seed: string }): StoreData =>
+  structuredClone(seedStore(bundles, options));
+
+const sameBundles = (a: Bundle[], b: Bundle[]) => a.length === b.length && a.every((bundle, i) => bundle === b[i]);
+
+function generate(bundles: Bundle[], seed: string): StoreData {
+  const options = { seed };
   const prng = createPrng(options.seed);
   const templates = templatesOf(bundles);
   const data: StoreData = {};
