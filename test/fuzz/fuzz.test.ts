@@ -105,7 +105,7 @@ describe('the fuzzer against a deliberately wrong server', () => {
         requests.push(`${init?.method} ${input} ${init?.body ?? ''}`);
         return fetch(input, init);
       };
-      await runFuzz({ baseUrl: wrong.url, token, seed, cases: 150, versions: ['2023-02-10'], fetch: recording });
+      await runFuzz({ baseUrl: wrong.url, token, seed, cases: 40, versions: ['2023-02-10'], fetch: recording });
       return requests;
     };
     const first = await sent(5, 'fuzz-a');
@@ -144,7 +144,7 @@ describe('the fuzz command', () => {
       ],
     },
     {
-      args: ['--base-url', '{mock}', '--token', 't', '--seed', '7', '--cases', '200', '--version', 'unstable'],
+      args: ['--base-url', '{mock}', '--token', 't', '--seed', '7', '--cases', '60', '--version', 'unstable'],
       code: 0,
       output: ['No failure in'],
     },
@@ -183,7 +183,7 @@ describe('the fuzz command', () => {
   });
 
   it('--json prints the report', async () => {
-    const result = await run(['--base-url', wrong.url, '--token', 't', '--seed', '3', '--cases', '100', '--json']);
+    const result = await run(['--base-url', wrong.url, '--token', 't', '--seed', '3', '--cases', '30', '--json']);
     const report = JSON.parse(result.output) as FuzzReport;
     expect(report.seed).toBe(3);
     expect(report.failures.length).toBeGreaterThan(0);
@@ -268,7 +268,7 @@ describe('valid requests drawn from the contract’s examples reach the success 
       baseUrl: mock.url,
       token: 'examples',
       seed: 7,
-      cases: 400,
+      cases: 160,
       allowWrites: true,
       versions: ['2024-04-01'],
       fetch: recording,
