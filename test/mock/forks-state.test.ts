@@ -2,9 +2,10 @@
  * Forks with `--state FILE` (issue 30, docs/mock.md "Forks"): a fork survives a restart, is
  * journaled as a reference to its global snapshot plus its own changes (never a copy of the
  * snapshot's records), keeps its snapshot after that snapshot is replaced or deleted and the mock
- * restarted, is reloaded right after an eviction, and survives a compaction.
+ * restarted, is reloaded right after an eviction, and survives a compaction; a hand-edited global
+ * snapshot that breaks the contract is skipped with the journal's warning, its forks left over the seed.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -111,6 +112,32 @@ describe('forks with --state FILE', () => {
         body: { snapshot: 'prepared' },
       });
       expect(refused.status).toBe(404);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('skips a hand-edited global snapshot whose records break the contract, naming its offset', async () => {
+    const file = join(dir, 'hand-edited.jsonl');
+    const header = '{"format":"store-admin-mock-state","version":1}\n';
+    const bad = {
+      op: 'global',
+      name: 'bad',
+      id: 'x1',
+      at: '2026-01-01T00:00:00.000Z',
+      changes: [['tickets', '1', { id: 1, subject: 7 }]],
+    };
+    const fork = { op: 'fork', token: 'f', name: 'bad', id: 'x1', at: bad.at };
+    writeFileSync(file, `${header}${JSON.stringify(bad)}\n${JSON.stringify(fork)}\n`);
+    const warnings: string[] = [];
+    const mock = await startMock({ port: 0, statePath: file, warn: (m) => warnings.push(m) });
+    try {
+      expect(
+        (await call('GET', '/__mock/global-snapshots', { baseUrl: mock.url, token: null })).json.snapshots,
+      ).toEqual([]);
+      expect(warnings.join('\n')).toMatch(new RegExp(`line at byte ${header.length} skipped \\(tickets \\(id 1\\)`));
+      const seeded = await subject(mock, 'someone', 1);
+      expect(await subject(mock, 'f', 1)).toBe(seeded);
     } finally {
       await mock.close();
     }

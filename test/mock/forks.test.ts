@@ -182,4 +182,22 @@ describe('forks of a global snapshot (engine)', () => {
     expect(full.json.validation[0]).toMatchObject({ field: 'body.name', rule: 'maxSnapshots' });
     await expect(engine.snapshot('b', 'x', { global: true })).rejects.toThrow('maxSnapshots');
   });
+
+  it('forking a token cancels its write in flight (409), as a reset does; its own snapshots stay', async () => {
+    const engine = engineOf();
+    await prepared(engine);
+    await send(engine, 'PATCH', '/tickets/5/', { token: 'busy', body: { subject: 'kept in a snapshot' } });
+    await engine.snapshot('own', 'busy');
+    const slow = send(engine, 'PATCH', '/tickets/1/', {
+      token: 'busy',
+      body: { subject: 'late' },
+      headers: { Prefer: 'delay=150' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await engine.fork('prepared', 'busy');
+    expect((await slow).status).toBe(409);
+    expect(subjectOf(engine, 'busy', 1)).toBe('prepared 1');
+    expect(await engine.restore('own', 'busy')).toBe(true);
+    expect(subjectOf(engine, 'busy', 5)).toBe('kept in a snapshot');
+  });
 });

@@ -234,12 +234,18 @@ export class Journal {
     this.globalNames.set(entry.name, entry.id);
   }
 
-  /** A global snapshot's definition by id (written or still queued); undefined when the file has none. */
+  /**
+   * A global snapshot's definition by id (written or still queued); undefined when the file has
+   * none, or when its records fail the load check (skipped with the warning naming its offset).
+   */
   definition(id: string): Extract<Entry, { op: 'global' }> | undefined {
     const range = this.definitions.get(id);
     if (!range) return undefined;
     const entry = parseLine(this.read(range[0], range[1]).toString('utf8'));
-    return isEntry(entry) && entry.op === 'global' ? entry : undefined;
+    if (!isEntry(entry) || entry.op !== 'global') return undefined;
+    const why = this.check?.({ op: 'put', token: '', changes: entry.changes }, emptyImage());
+    if (why) this.skip(range[0], why);
+    return why ? undefined : entry;
   }
 
   /** Tokens with entries in the file. */

@@ -48,7 +48,7 @@ export interface Persistence {
   check?: EntryCheck | undefined;
   /** The current global snapshots, name -> definition id (a state file without forks may omit them). */
   globalNames?: ReadonlyMap<string, string>;
-  /** A global snapshot's definition by id: the records it holds beyond the seeded data. */
+  /** A global snapshot's definition by id: the records it holds beyond the seeded data (checked by `check`). */
   definition?(id: string): (Origin & { changes: Change[] }) | undefined;
 }
 
@@ -422,13 +422,10 @@ export class TokenStore {
     return retired;
   }
 
-  /** A definition from the state file; undefined when it is missing or fails the load check. */
+  /** A definition from the state file; undefined when it is missing or fails the load check (the journal's). */
   private loadDefinition(id: string): Definition | undefined {
     const line = this.persistence?.definition?.(id);
-    if (!line) return undefined;
-    const { name, at, changes } = line;
-    if (this.persistence?.check?.({ op: 'put', token: SHARED_KEY, changes }, emptyImage())) return undefined;
-    return definitionOf(this.seed, { name, id, at }, changes);
+    return line && definitionOf(this.seed, { name: line.name, id, at: line.at }, line.changes);
   }
 
   /** A loaded state, reloaded from the state file, or (`create`) a new one from the seeded data. */
