@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { Journal } from '../../src/mock/persistence/journal.ts';
+import { shortHash } from '../../src/mock/tokens/hash.ts';
 import { call } from './http.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mock-forks-'));
@@ -97,6 +98,17 @@ describe('forks with --state FILE', () => {
 
     mock = await startMock({ port: 0, statePath: file, limits: { maxTokenStates: 2 } });
     try {
+      // Listed from the file alone (not loaded yet), each with the snapshot it lies over.
+      const listed = (await call('GET', '/__mock/states', { baseUrl: mock.url, token: null })).json.states as {
+        id: string;
+        where: string;
+        origin: { snapshot: string } | null;
+      }[];
+      for (const token of ['a', 'b', 'c']) {
+        const state = listed.find((s) => s.id === shortHash(token));
+        expect(state).toMatchObject({ where: 'file', origin: { snapshot: 'prepared' } });
+      }
+      expect(listed.find((s) => s.id === shortHash('setup'))?.origin).toBeNull();
       expect(await subject(mock, 'a', 1)).toBe('a wrote');
       expect(await subject(mock, 'b', 1)).toMatch(/^prepared 1 /);
       expect(await subject(mock, 'b', 2)).toBe('b wrote');
