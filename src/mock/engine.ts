@@ -32,7 +32,7 @@ import { ticket } from './stages/ticket.ts';
 import { validation } from './stages/validation.ts';
 import { view } from './stages/view.ts';
 import { targetsOf } from './targets.ts';
-import { stateApi } from './tokens/api.ts';
+import { type SnapshotOptions, stateApi } from './tokens/api.ts';
 import { type Persistence, type SnapshotInfo, TokenStore } from './tokens/token-states.ts';
 
 export type { RawRequest, RawResponse } from './stages/context.ts';
@@ -91,9 +91,12 @@ export interface MockEngine {
   snapshot(): StoreData;
   /**
    * Saves a token's state as snapshot `name` (replacing one of that name). Without a token: the
-   * shared state with `sharedState`, else every token state (each saves its own).
+   * shared state with `sharedState`, else every token state (each saves its own). `{ global: true }`:
+   * one global snapshot of that state (the seeded data without a token), owned by none, to `fork`.
    */
-  snapshot(name: string, token?: string): Promise<SnapshotInfo[]>;
+  snapshot(name: string, token?: string, options?: SnapshotOptions): Promise<SnapshotInfo[]>;
+  /** Makes a token's state (a new token's when omitted) a copy-on-write fork of global snapshot `name`; resolves to the token. */
+  fork(name: string, token?: string): Promise<string>;
   /**
    * Makes snapshot `name` the state again (token omitted: as for `snapshot`, and the states without
    * it are reset). Atomic like `reset`. False, changing nothing, when no state has it.

@@ -9,7 +9,13 @@
 import { http, type RequestHandler } from 'msw';
 import type { Bundle } from '../contract/index.ts';
 import { internalError } from '../http/index.ts';
-import { createMockEngine, type MockEngine, type MockEngineOptions, type SnapshotInfo } from '../mock/browser.ts';
+import {
+  createMockEngine,
+  type MockEngine,
+  type MockEngineOptions,
+  type SnapshotInfo,
+  type SnapshotOptions,
+} from '../mock/browser.ts';
 import { compileOverrides, type Override } from './overrides.ts';
 
 export interface HandlersOptions extends Omit<MockEngineOptions, 'bundles'> {
@@ -27,8 +33,16 @@ export interface MockHandlers extends Array<RequestHandler> {
    * with `Prefer: delay`) is refused (409), never applied after the reset.
    */
   reset(token?: string): Promise<void>;
-  /** Saves the state as snapshot `name`: one token's, or every token's (each its own). */
-  snapshot(name: string, token?: string): Promise<SnapshotInfo[]>;
+  /**
+   * Saves the state as snapshot `name`: one token's, or every token's (each its own); with
+   * `{ global: true }`, one global snapshot of the token's state that {@link MockHandlers.fork} copies.
+   */
+  snapshot(name: string, token?: string, options?: SnapshotOptions): Promise<SnapshotInfo[]>;
+  /**
+   * Makes a token's state (a new token's when omitted) a copy-on-write fork of global snapshot
+   * `name`, and resolves to that token: each test of a worker starts from the same prepared store.
+   */
+  fork(name: string, token?: string): Promise<string>;
   /** Makes snapshot `name` the state again (every state: those without it are reset). False when none has it. */
   restore(name: string, token?: string): Promise<boolean>;
 }
@@ -54,7 +68,8 @@ export function handlersFrom(bundles: Bundle[], options: HandlersOptions): MockH
   return Object.assign([handler as RequestHandler], {
     engine,
     reset: (token?: string) => engine.reset(token),
-    snapshot: (name: string, token?: string) => engine.snapshot(name, token),
+    snapshot: (name: string, token?: string, options?: SnapshotOptions) => engine.snapshot(name, token, options),
+    fork: (name: string, token?: string) => engine.fork(name, token),
     restore: (name: string, token?: string) => engine.restore(name, token),
   });
 }

@@ -2,7 +2,8 @@
  * The inspector at /__mock/ in Chromium (issue 18): a request made by the test shows up on the page
  * (method, path, version, status, its problem's fields when expanded), filters by status and path,
  * and its buttons snapshot and reset a state; each state shows its token's hint, where it lives
- * (memory, the state file) and what it changed, also when only in the state file (issue 27).
+ * (memory, the state file) and what it changed, also when only in the state file (issue 27), and
+ * a fork's global snapshot (issue 30).
  * `UPDATE_DOCS_IMAGES=1` rewrites docs/images/inspector.png.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -70,6 +71,25 @@ describe('the inspector page', () => {
       .not.toBe('Seen by the inspector');
     expect(external).toEqual([]);
   }, 60_000);
+
+  it('shows a fork with the global snapshot it lies over (issue 30)', async () => {
+    const setup = { baseUrl: mock.url, token: 'inspector-setup' };
+    await call('PATCH', '/tickets/3/', { ...setup, body: { subject: 'Prepared' } });
+    expect((await call('POST', '/__mock/global-snapshots', { ...setup, body: { name: 'inspected' } })).status).toBe(
+      201,
+    );
+    const fork = { baseUrl: mock.url, token: 'inspector-fork-token-4321' };
+    expect((await call('POST', '/__mock/forks', { ...fork, body: { snapshot: 'inspected' } })).status).toBe(201);
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(`${mock.url}/__mock/`);
+      const shown = () => page.locator('.state', { hasText: 'token insp…4321' }).innerText();
+      await expect.poll(shown).toContain('fork of global snapshot inspected (');
+      expect(await shown()).toContain('changed: nothing (it reads its global snapshot inspected)');
+    } finally {
+      await page.close();
+    }
+  });
 
   it('shows each state by its token’s hint, where it lives and what it changed, also one only in the state file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'inspector-'));

@@ -53,6 +53,8 @@ export const WEIGHTS: Readonly<Record<string, number>> = {
   'test/hostile/timeouts.test.ts': 2.9,
   'test/hostile/fixtures-file.test.ts': 2.8,
   'test/mock/session.test.ts': 2.7,
+  // Estimated (#30): 3.2 s of CPU beyond vitest's start at load ~15, five mocks with a state file.
+  'test/mock/forks-state.test.ts': 3.5,
   'test/mock/scenarios-e2e.test.ts': 2.7,
 };
 

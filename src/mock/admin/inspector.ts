@@ -3,7 +3,7 @@
  * script, no CDN, works offline) that polls `GET /__mock/requests` and `GET /__mock/states` and
  * drives the admin endpoints (snapshot, restore, reset) with `Content-Type: application/json`. A
  * state shows as its token's hint (first and last characters), its id, where it lives (memory,
- * the state file) and the collections it changed.
+ * the state file), the global snapshot it is a fork of, and the collections it changed.
  * Every value from the log is written with textContent, never as HTML.
  */
 export const INSPECTOR_HTML = `<!doctype html>
@@ -76,7 +76,10 @@ function renderStates(data) {
       : s.fromFile ? 'in memory, loaded from the state file'
       : s.durable ? 'in memory, saved to the state file' : 'in memory only (lost when the mock stops)';
     const title = el('div'); title.append('token ', el('strong', s.hint, 'hint'), ' · ', el('code', s.id));
-    div.append(title, el('div', where, 'where'), el('div', 'changed: ' + (s.changed.join(', ') || 'nothing (it reads the seeded data)'), 'changed'));
+    const base = s.origin ? 'its global snapshot ' + s.origin.snapshot : 'the seeded data';
+    div.append(title, el('div', where, 'where'));
+    if (s.origin) div.append(el('div', 'fork of global snapshot ' + s.origin.snapshot + ' (' + s.origin.at + ')', 'origin'));
+    div.append(el('div', 'changed: ' + (s.changed.join(', ') || 'nothing (it reads ' + base + ')'), 'changed'));
     const snap = el('button', 'Snapshot'); snap.onclick = () => { const name = prompt('Snapshot name'); if (name) admin('POST', '/snapshots', { state: s.id, name }); };
     const reset = el('button', 'Reset'); reset.onclick = () => admin('POST', '/reset', { state: s.id });
     div.append(snap, ' ', reset);

@@ -3,13 +3,15 @@
  * scripts; docs/mock.md lists them. Each acts on one state: the bearer token's, the shared one with
  * `--shared-state`, or the one named `state` (its id from `GET /__mock/states`, as the inspector
  * sends it). POST and DELETE need `Content-Type: application/json` (./guard.ts); resetting every
- * state needs `{"scope": "all"}`. Answers carry CORS headers for loopback origins only.
+ * state needs `{"scope": "all"}`. Answers carry CORS headers for loopback origins only. The global
+ * snapshots and forks (`/global-snapshots`, `/forks`) belong to no state but the one they copy or make.
  */
 
 import { fieldRefusal, refusal } from '../../http/index.ts';
 import { fixturesOf } from '../model/fixtures.ts';
 import type { Incoming, RawResponse } from '../stages/context.ts';
 import { json, refuse as refuseWith } from '../stages/respond.ts';
+import { newForkToken } from '../tokens/api.ts';
 import { shortHash, tokenHint } from '../tokens/hash.ts';
 import { snapshotNameProblem } from '../tokens/names.ts';
 import { stateFileFailed } from '../tokens/refusals.ts';
@@ -118,6 +120,50 @@ const snapshot = withState(async (call, key) => {
   return saved(taken.durable, () => json(taken.created ? 201 : 200, taken.info));
 });
 
+/** A snapshot name from the body's `field`, or the 422 naming it (rule `required` or `pattern`). */
+function nameIn(body: Record<string, unknown>, field: string): string | RawResponse {
+  const name = body[field];
+  const problem = snapshotNameProblem(name);
+  if (typeof name === 'string' && !problem) return name;
+  const rule = name === undefined ? 'required' : 'pattern';
+  return failure('invalidRequest', `body.${field}`, rule, `${problem?.replace(/^name/, field)}.`);
+}
+
+const missingGlobal = (field: string, name: string) =>
+  failure('notFound', field, 'exists', `No global snapshot named "${name}" (GET /__mock/global-snapshots).`);
+
+/** Saves the state named as a global snapshot: 201, or 200 when it replaced one (its forks keep theirs). */
+const publish = withState(async (call, key) => {
+  const name = nameIn(call.body, 'name');
+  if (typeof name !== 'string') return name;
+  const states = call.incoming.core.states;
+  const taken = states.publish(name, key);
+  if (taken === 'full') {
+    const message = `The mock holds ${states.maxSnapshots} global snapshots, its limit (maxSnapshots); delete one (DELETE /__mock/global-snapshots/{name}) first.`;
+    return failure('limit', 'body.name', 'maxSnapshots', message);
+  }
+  return saved(taken.durable, () => json(taken.created ? 201 : 200, taken.info));
+});
+
+/**
+ * Makes a state a fork of global snapshot `snapshot`: the bearer token's, or a new token's (in the
+ * answer): 201 `{token, state, snapshot, at}`. Refused with one state for every token.
+ */
+async function fork(call: Call): Promise<RawResponse> {
+  const name = nameIn(call.body, 'snapshot');
+  if (typeof name !== 'string') return name;
+  const states = call.incoming.core.states;
+  if (states.shared) {
+    const message = 'Forks need one state per token; this mock runs with --shared-state.';
+    return failure('adminRequest', 'body.snapshot', 'perTokenState', message);
+  }
+  const token = call.incoming.token ?? newForkToken();
+  const done = states.fork(name, token);
+  if (!done) return missingGlobal('body.snapshot', name);
+  const at = states.globalSnapshots().find((s) => s.name === name)?.at;
+  return saved(done, () => json(201, { token, state: shortHash(token), snapshot: name, at }));
+}
+
 const ROUTES: Route[] = [
   {
     method: 'GET',
@@ -171,6 +217,22 @@ const ROUTES: Route[] = [
       return saved(done, () => ({ status: 204, headers: {}, body: '', kind: 'admin', version: '-' }));
     }),
   },
+  {
+    method: 'GET',
+    path: /^\/global-snapshots$/,
+    run: ({ incoming }) => json(200, { snapshots: incoming.core.states.globalSnapshots() }),
+  },
+  { method: 'POST', path: /^\/global-snapshots$/, run: publish },
+  {
+    method: 'DELETE',
+    path: /^\/global-snapshots\/([^/]+)$/,
+    run: async (call, name) => {
+      const done = call.incoming.core.states.unpublish(name);
+      if (!done) return missingGlobal('path.name', name);
+      return saved(done, () => ({ status: 204, headers: {}, body: '', kind: 'admin', version: '-' }));
+    },
+  },
+  { method: 'POST', path: /^\/forks$/, run: fork },
 ];
 
 /** Reads an admin request's JSON object body ({} when empty), or the refusal when it is not one. */

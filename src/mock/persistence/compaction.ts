@@ -4,7 +4,8 @@
  * {@link SLICE_MS}. The copy holds every token's image as of the moment it started (the `cut`);
  * then, in one synchronous step, the lines appended since are copied after it, the copy is synced
  * and renamed over the file. The copy is created exclusively (`O_EXCL`, a planted link is never
- * followed) with the file's mode. A failure leaves the file as it was, with a warning.
+ * followed) with the file's mode. A failure leaves the file as it was, with a warning. A global
+ * snapshot's definition is kept while it is current or a fork (or a fork's snapshot) names it.
  */
 import {
   closeSync,
@@ -39,12 +40,16 @@ export async function compact(journal: Journal): Promise<void> {
     const out = new Output(fd);
     const index = new Map<string, Ranges>();
     out.write(HEADER);
+    const named = new Set(journal.globalNames.values());
     let slice = performance.now();
     for (const token of [...journal.index.keys()]) {
       const before = rangesBefore(journal.index.get(token), cut);
       if (before.length === 0) continue;
       const ranges: Ranges = [];
-      for (const entry of entriesOf(token, journal.imageOf(before))) ranges.push(...out.line(entry));
+      const image = journal.imageOf(before);
+      for (const origin of [image.origin, ...[...image.snapshots.values()].map((s) => s.origin)])
+        if (origin) named.add(origin.id);
+      for (const entry of entriesOf(token, image)) ranges.push(...out.line(entry));
       if (ranges.length > 0) index.set(token, ranges);
       if (performance.now() - slice > SLICE_MS) {
         out.drain();
@@ -53,6 +58,7 @@ export async function compact(journal: Journal): Promise<void> {
         if (journal.epoch !== epoch) throw new Error('a write failed meanwhile');
       }
     }
+    const definitions = writeDefinitions(journal, out, named, cut);
     out.drain();
     // From here on synchronous: nothing is appended until the journal uses the new file.
     if (journal.epoch !== epoch || journal.written < cut) throw new Error('a write failed meanwhile');
@@ -61,7 +67,10 @@ export async function compact(journal: Journal): Promise<void> {
     fsyncSync(fd);
     renameSync(temporary, journal.file);
     syncDirectory(journal.file);
-    journal.swap(fd, merged(journal.index, index, cut, base), out.position, out.entries + tailEntries(journal, cut));
+    for (const [id, [offset, length]] of journal.definitions)
+      if (offset >= cut) definitions.set(id, [offset - cut + base, length]);
+    const indexes = { index: merged(journal.index, index, cut, base), definitions };
+    journal.swap(fd, indexes, out.position, out.entries + tailEntries(journal, cut));
     fd = undefined;
   } catch (error) {
     journal.compactedSize = journal.written; // tried again once the file doubles again
@@ -72,6 +81,25 @@ export async function compact(journal: Journal): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     journal.warn(`${journal.path}: compaction failed (${code}); the file stays as it is`);
   }
+}
+
+/**
+ * The `global` lines to keep (definitions written before the cut that are current or named by a
+ * fork), each with its new range; the current ones last, so that replaying the file names them,
+ * and a deleted one's name deleted again after it.
+ */
+function writeDefinitions(journal: Journal, out: Output, keep: Set<string>, cut: number): Journal['definitions'] {
+  const definitions: Journal['definitions'] = new Map();
+  const current = new Set(journal.globalNames.values());
+  const ids = [...keep].sort((a, b) => Number(current.has(a)) - Number(current.has(b)));
+  for (const id of ids) {
+    const range = journal.definitions.get(id);
+    const entry = range && range[0] < cut ? journal.definition(id) : undefined;
+    if (!entry) continue;
+    definitions.set(id, out.line(entry));
+    if (!current.has(id) && !journal.globalNames.has(entry.name)) out.line({ op: 'unglobal', name: entry.name });
+  }
+  return definitions;
 }
 
 /** Creates the compacted copy: exclusively, never through a link; a leftover of a crash is removed first. */

@@ -9,9 +9,15 @@
  *   snapshot token T saved its state as snapshot N
  *   restore  token T's state is snapshot N again
  *   drop     snapshot N of token T deleted
+ *   global   global snapshot N defined (definition id I): every record it holds beyond the seeded
+ *            data, in the line itself (it owes nothing to the state it was taken from)
+ *   unglobal global snapshot N deleted (a definition a fork names stays in the file)
+ *   fork     token T's state is now a fork of definition I of global snapshot N: its changes
+ *            after this line lie over that definition, not over the seeded data
  *
- * A state is the seeded data plus its changed records (an {@link Image}), so replaying a token's
- * entries needs no seed: the engine lays the image over its own seeded data.
+ * A state is the seeded data, or a global snapshot's definition (its `origin`), plus its changed
+ * records (an {@link Image}), so replaying a token's entries needs no seed: the engine lays the
+ * image over its own seeded data or over the definition.
  */
 import type { Rec } from '../model/index.ts';
 
@@ -23,11 +29,21 @@ export type Change = [collection: string, key: string, record: Rec];
 
 export type Entry =
   | { op: 'put'; token: string; changes: Change[] }
-  | { op: 'reset'; token: string }
+  | { op: 'reset'; token: string; plain?: true }
   | { op: 'reset'; all: true }
   | { op: 'snapshot'; token: string; name: string; at: string }
   | { op: 'restore'; token: string; name: string }
-  | { op: 'drop'; token: string; name: string };
+  | { op: 'drop'; token: string; name: string }
+  | { op: 'global'; name: string; id: string; at: string; changes: Change[] }
+  | { op: 'unglobal'; name: string }
+  | ({ op: 'fork'; token: string } & Origin);
+
+/** The global snapshot a fork started from: its name and the id of the definition it copied. */
+export interface Origin {
+  name: string;
+  id: string;
+  at: string;
+}
 
 /** Changed records by collection and key: what a state holds beyond the seeded data. */
 export type Image = Map<string, Map<string, Rec>>;
@@ -35,11 +51,15 @@ export type Image = Map<string, Map<string, Rec>>;
 export interface Snapshot<S> {
   at: string;
   state: S;
+  /** The global snapshot the state lies over (undefined: the seeded data). */
+  origin?: Origin | undefined;
 }
 
-/** A token's state as its entries leave it: the live image and its named snapshots. */
+/** A token's state as its entries leave it: the live image, what it lies over, its named snapshots. */
 export interface TokenImage {
   live: Image;
+  /** The global snapshot the live image lies over (a fork's); undefined: the seeded data. */
+  origin?: Origin | undefined;
   snapshots: Map<string, Snapshot<Image>>;
 }
 
@@ -67,31 +87,50 @@ export function applyEntry(image: TokenImage, entry: Entry): void {
       }
       return;
     case 'reset':
+      // A fork goes back to its global snapshot; `plain` (written by compaction) to the seeded data.
       image.live = new Map();
+      if ('plain' in entry) image.origin = undefined;
+      return;
+    case 'fork':
+      image.live = new Map();
+      image.origin = { name: entry.name, id: entry.id, at: entry.at };
       return;
     case 'snapshot':
-      image.snapshots.set(entry.name, { at: entry.at, state: copyImage(image.live) });
+      image.snapshots.set(entry.name, { at: entry.at, state: copyImage(image.live), origin: image.origin });
       return;
     case 'restore': {
       const snapshot = image.snapshots.get(entry.name);
-      if (snapshot) image.live = copyImage(snapshot.state);
+      if (snapshot) {
+        image.live = copyImage(snapshot.state);
+        image.origin = snapshot.origin;
+      }
       return;
     }
     case 'drop':
       image.snapshots.delete(entry.name);
       return;
+    default:
+      return; // `global` and `unglobal` belong to no token (./journal.ts indexes them apart)
   }
 }
 
 /**
  * The fewest entries that rebuild `image` for `token` (what compaction writes): each snapshot's
  * state as the records that differ from the one before it (a reset first only when it lacks a
- * record the one before had), then the live state the same way; puts chunked.
+ * record the one before had), then the live state the same way; puts chunked. A state over
+ * another global snapshot than the one before starts with its `fork` line (a reference, never a
+ * copy of the snapshot's records), one over the seeded data after a fork's with a plain reset.
  */
 export function entriesOf(token: string, image: TokenImage, chunk = 1000): Entry[] {
   const out: Entry[] = [];
   let previous: Image | undefined;
-  const puts = (state: Image) => {
+  let origin: Origin | undefined;
+  const puts = (state: Image, over: Origin | undefined) => {
+    if (over?.id !== origin?.id) {
+      out.push(over ? { op: 'fork', token, ...over } : { op: 'reset', token, plain: true });
+      origin = over;
+      previous = undefined;
+    }
     if (previous && !covers(state, previous)) {
       out.push({ op: 'reset', token });
       previous = undefined;
@@ -103,10 +142,10 @@ export function entriesOf(token: string, image: TokenImage, chunk = 1000): Entry
     previous = state;
   };
   for (const [name, snapshot] of image.snapshots) {
-    puts(snapshot.state);
+    puts(snapshot.state, snapshot.origin);
     out.push({ op: 'snapshot', token, name, at: snapshot.at });
   }
-  puts(image.live);
+  puts(image.live, image.origin);
   return out;
 }
 
@@ -144,6 +183,17 @@ export function isEntry(value: unknown): value is Entry {
       );
     case 'reset':
       return typeof entry.token === 'string' || entry.all === true;
+    case 'fork':
+      return named && typeof entry.id === 'string' && typeof entry.at === 'string';
+    case 'global':
+      return (
+        typeof entry.name === 'string' &&
+        typeof entry.id === 'string' &&
+        typeof entry.at === 'string' &&
+        isEntry({ op: 'put', token: '', changes: entry.changes })
+      );
+    case 'unglobal':
+      return typeof entry.name === 'string';
     case 'snapshot':
       return named && typeof entry.at === 'string';
     case 'restore':

@@ -13,7 +13,9 @@
  * Only a last line without its newline is a torn tail (a kill during a write): the file is cut there.
  * A complete line that is not an entry (a corrupt byte, a hand edit), or longer than
  * {@link MAX_LINE_BYTES}, is skipped with a warning naming its byte offset, and the lines after it
- * load. Compaction (./compaction.ts) runs beside the answers once the file doubled.
+ * load. Compaction (./compaction.ts) runs beside the answers once the file doubled. The global
+ * snapshots' definitions are indexed apart (by id, and the current one by name): a fork's state is
+ * rebuilt over the definition its `fork` line names, even after that snapshot was replaced or deleted.
  */
 import {
   closeSync,
@@ -77,6 +79,12 @@ export class Journal {
   index = new Map<string, Ranges>();
   /** Snapshot names per token, as its entries leave them (a reset drops earlier ranges only without). */
   private names = new Map<string, Set<string>>();
+  /** Tokens that were forked: a reset keeps their ranges (the `fork` line says what they go back to). */
+  private forked = new Set<string>();
+  /** Global snapshot definitions: id -> the byte range of its `global` line. */
+  definitions = new Map<string, [offset: number, length: number]>();
+  /** The current global snapshots: name -> definition id. */
+  globalNames = new Map<string, string>();
   /** Bytes written to the file (in the page cache; durable once a later fdatasync returned). */
   written: number;
   /** Lines queued for the next batch, and the appends waiting on them. */
@@ -182,6 +190,15 @@ export class Journal {
 
   note(entry: Entry, offset: number, length: number): void {
     this.entries++;
+    if (entry.op === 'global' || entry.op === 'unglobal') {
+      this.noteGlobal(entry, offset, length);
+      return;
+    }
+    if (entry.op === 'fork') {
+      this.forked.add(entry.token);
+      // A fork replaces the live state: a state without snapshots needs none of its earlier lines.
+      if (!this.names.get(entry.token)?.size) this.index.delete(entry.token);
+    }
     if ('all' in entry) {
       for (const token of [...this.index.keys()]) this.noteReset(token, offset, length);
       return;
@@ -201,11 +218,34 @@ export class Journal {
     ranges.push(offset, length);
   }
 
-  /** A reset: a state without snapshots needs none of its earlier entries (nor this one). */
+  /** A reset: a state without snapshots, never forked, needs none of its earlier entries (nor this one). */
   private noteReset(token: string, offset: number, length: number): void {
     const ranges = this.index.get(token);
-    if (!this.names.get(token)?.size) this.index.delete(token);
+    if (!this.names.get(token)?.size && !this.forked.has(token)) this.index.delete(token);
     else ranges?.push(offset, length);
+  }
+
+  private noteGlobal(entry: Extract<Entry, { op: 'global' | 'unglobal' }>, offset: number, length: number): void {
+    if (entry.op === 'unglobal') {
+      this.globalNames.delete(entry.name);
+      return;
+    }
+    this.definitions.set(entry.id, [offset, length]);
+    this.globalNames.set(entry.name, entry.id);
+  }
+
+  /**
+   * A global snapshot's definition by id (written or still queued); undefined when the file has
+   * none, or when its records fail the load check (skipped with the warning naming its offset).
+   */
+  definition(id: string): Extract<Entry, { op: 'global' }> | undefined {
+    const range = this.definitions.get(id);
+    if (!range) return undefined;
+    const entry = parseLine(this.read(range[0], range[1]).toString('utf8'));
+    if (!isEntry(entry) || entry.op !== 'global') return undefined;
+    const why = this.check?.({ op: 'put', token: '', changes: entry.changes }, emptyImage());
+    if (why) this.skip(range[0], why);
+    return why ? undefined : entry;
   }
 
   /** Tokens with entries in the file. */
@@ -351,6 +391,8 @@ export class Journal {
       while (ranges.length > 0 && (ranges.at(-2) as number) >= at) ranges.length -= 2;
       if (ranges.length === 0) this.index.delete(token);
     }
+    for (const [id, [offset]] of this.definitions) if (offset >= at) this.definitions.delete(id);
+    for (const [name, id] of this.globalNames) if (!this.definitions.has(id)) this.globalNames.delete(name);
     this.warn(
       `${this.path}: cannot write (${code}); the changes since byte ${at} were refused, later ones will try again`,
     );
@@ -368,10 +410,16 @@ export class Journal {
   }
 
   /** Switches to the compacted file (./compaction.ts, synchronously after its rename). */
-  swap(fd: number, index: Map<string, Ranges>, written: number, entries: number): void {
+  swap(
+    fd: number,
+    indexes: { index: Map<string, Ranges>; definitions: Journal['definitions'] },
+    written: number,
+    entries: number,
+  ): void {
     const old = this.fd;
     this.fd = fd;
-    this.index = index;
+    this.index = indexes.index;
+    this.definitions = indexes.definitions;
     this.written = written;
     this.compactedSize = written;
     this.entries = entries;

@@ -10,6 +10,11 @@
  * copied. An evicted state is reloaded from the state file on its token's next request; without a
  * state file it is gone, and its token's requests are refused (410) until it is reset, instead of
  * silently reading the seeded data.
+ *
+ * Forks: a state may lie over a global snapshot (./globals.ts) instead of the seeded data. It starts
+ * as a copy-on-write copy of that snapshot (sharing every collection and record until it writes),
+ * costs only what it writes, goes back to that snapshot on a reset, and is journaled as a
+ * reference to it plus its own changes.
  */
 
 import type { State } from '../collection-state.ts';
@@ -20,9 +25,11 @@ import {
   type Entry,
   type EntryCheck,
   emptyImage,
+  type Origin,
   SHARED_KEY,
   type TokenImage,
 } from '../persistence/entries.ts';
+import { changesOver, type Definition, definitionId, definitionOf } from './globals.ts';
 import { loadCheck } from './load-check.ts';
 import { Registry } from './registry.ts';
 
@@ -39,6 +46,10 @@ export interface Persistence {
   append(entry: Entry): Promise<void>;
   /** Set by the store: why an entry is not loaded (./load-check.ts). */
   check?: EntryCheck | undefined;
+  /** The current global snapshots, name -> definition id (a state file without forks may omit them). */
+  globalNames?: ReadonlyMap<string, string>;
+  /** A global snapshot's definition by id: the records it holds beyond the seeded data (checked by `check`). */
+  definition?(id: string): (Origin & { changes: Change[] }) | undefined;
 }
 
 export interface TokenStoreOptions {
@@ -84,15 +95,31 @@ export interface StateSummary {
   durable: boolean;
   /** Its memory copy was rebuilt from the state file (at a restart, or after an eviction). */
   fromFile: boolean;
+  /** The global snapshot a fork lies over (what a reset brings back); null: the seeded data. */
+  origin: { snapshot: string; at: string } | null;
+}
+
+/** A state as saved by a snapshot: its data, its own changed collections and what it lies over. */
+interface Saved {
+  at: string;
+  state: State;
+  changed: Set<string>;
+  origin?: Definition | undefined;
 }
 
 interface Held {
   state: State;
   /** Rebuilt from the state file, not written since a reset here. */
   fromFile?: boolean;
+  /** Collections written since the last reset (a fork's: over its snapshot's). */
   changed: Set<string>;
-  snapshots: Map<string, { at: string; state: State; changed: Set<string> }>;
+  /** The global snapshot this state is a fork of; undefined: the seeded data. */
+  origin?: Definition | undefined;
+  snapshots: Map<string, Saved>;
 }
+
+/** Definitions no longer current that were rebuilt from the state file, kept for the next fork reloaded. */
+const MAX_RETIRED = 16;
 
 export class TokenStore {
   private readonly seed: State;
@@ -102,6 +129,9 @@ export class TokenStore {
   private readonly registry: Registry<Held>;
   private readonly tickets = new Set<Ticket>();
   private readonly tombstones = new Set<string>();
+  /** The global snapshots, by name, in the order they were made. */
+  private readonly globals = new Map<string, Definition>();
+  private readonly retired = new Map<string, Definition>();
   readonly maxSnapshots: number;
 
   constructor(options: TokenStoreOptions) {
@@ -129,6 +159,10 @@ export class TokenStore {
           this.tombstones.delete(this.tombstones.values().next().value as string);
       },
     });
+    for (const [name, id] of this.persistence?.globalNames ?? []) {
+      const definition = this.loadDefinition(id);
+      if (definition) this.globals.set(name, definition);
+    }
   }
 
   /** The key of a token's state (every token shares one key with `--shared-state`). */
@@ -217,7 +251,7 @@ export class TokenStore {
     const at = this.now().toISOString();
     const created = !held.snapshots.has(name);
     if (created && held.snapshots.size >= this.maxSnapshots) return 'full';
-    const snapshot = { at, state: held.state.fork(), changed: new Set(held.changed) };
+    const snapshot = { at, state: held.state.fork(), changed: new Set(held.changed), origin: held.origin };
     held.snapshots.set(name, snapshot);
     this.registry.charge(key, slotsOf(snapshot));
     const durable = this.persist({ op: 'snapshot', token: key, name, at });
@@ -232,8 +266,53 @@ export class TokenStore {
     if (!held || !snapshot) return undefined;
     this.cancel(key);
     this.tombstones.delete(key);
-    this.set(key, { state: snapshot.state.fork(), changed: new Set(snapshot.changed), snapshots: held.snapshots });
+    const { state, changed, origin } = snapshot;
+    this.set(key, { state: state.fork(), changed: new Set(changed), origin, snapshots: held.snapshots });
     return this.persist({ op: 'restore', token: key, name });
+  }
+
+  /**
+   * Saves a token's state as global snapshot `name`, owned by no state (replacing one of that name:
+   * the forks of the one replaced keep it); `full` beyond {@link maxSnapshots} global snapshots.
+   * The state file gets the snapshot's records whole, once: its forks name it.
+   */
+  publish(name: string, token: string): { info: SnapshotInfo; created: boolean; durable: Promise<void> } | 'full' {
+    const held = this.held(this.keyOf(token), false);
+    const created = !this.globals.has(name);
+    if (created && this.globals.size >= this.maxSnapshots) return 'full';
+    const state = held ? held.state.fork() : this.seed.clone();
+    const changed = new Set([...(held?.origin?.changed ?? []), ...(held?.changed ?? [])]);
+    const definition: Definition = { name, id: definitionId(), at: this.now().toISOString(), state, changed };
+    this.globals.delete(name);
+    this.globals.set(name, definition);
+    const changes = this.persistence ? changesOver(this.seed, state, changed) : [];
+    const durable = this.persist({ op: 'global', name, id: definition.id, at: definition.at, changes });
+    return { info: infoOf(name, definition), created, durable };
+  }
+
+  /** Deletes global snapshot `name` (its forks keep their copy); undefined when there is none. */
+  unpublish(name: string): Promise<void> | undefined {
+    if (!this.globals.delete(name)) return undefined;
+    return this.persist({ op: 'unglobal', name });
+  }
+
+  /** The global snapshots, oldest first. */
+  globalSnapshots(): SnapshotInfo[] {
+    return [...this.globals.values()].map((definition) => infoOf(definition.name, definition));
+  }
+
+  /**
+   * Makes a token's state a fork of global snapshot `name` (its own snapshots stay; writes in
+   * flight on it are cancelled, as by a reset); undefined when there is no such snapshot.
+   */
+  fork(name: string, token: string): Promise<void> | undefined {
+    const definition = this.globals.get(name);
+    if (!definition) return undefined;
+    const key = this.keyOf(token);
+    this.cancel(key);
+    this.tombstones.delete(key);
+    this.set(key, this.over(definition, this.held(key, false)?.snapshots ?? new Map()));
+    return this.persist({ op: 'fork', token: key, name, id: definition.id, at: definition.at });
   }
 
   /** Deletes snapshot `name`; undefined when there is no such snapshot. */
@@ -292,6 +371,7 @@ export class TokenStore {
       where: 'memory',
       durable,
       fromFile: held.fromFile === true,
+      origin: originOf(held.origin),
     });
     const onDisk = (this.persistence?.tokens() ?? [])
       .filter((key) => !inMemory.has(key))
@@ -301,7 +381,8 @@ export class TokenStore {
           infoOf(name, { at, changed: state.keys() }),
         );
         const changed = [...image.live.keys()];
-        return { key, changed, snapshots, bytes: 0, where: 'file', durable, fromFile: true };
+        const origin = originOf(image.origin);
+        return { key, changed, snapshots, bytes: 0, where: 'file', durable, fromFile: true, origin };
       });
     return [...loaded.map(summary), ...onDisk];
   }
@@ -319,8 +400,32 @@ export class TokenStore {
     for (const ticket of this.tickets) if (key === undefined || ticket.key === key) ticket.cancelled = true;
   }
 
+  /** Back to what a state lies over: its global snapshot (a fork), else the seeded data. */
   private blank(held: Held): Held {
-    return { state: this.seed.clone(), changed: new Set(), snapshots: held.snapshots };
+    return this.over(held.origin, held.snapshots);
+  }
+
+  /** A state with no changes of its own over `origin` (undefined: the seeded data). */
+  private over(origin: Definition | undefined, snapshots: Map<string, Saved>): Held {
+    return { state: origin ? origin.state.fork() : this.seed.clone(), changed: new Set(), origin, snapshots };
+  }
+
+  /** A definition a fork names: the current one of that name, or one rebuilt from the state file. */
+  private definition(origin: Origin): Definition | undefined {
+    const current = this.globals.get(origin.name);
+    if (current?.id === origin.id) return current;
+    const retired = this.retired.get(origin.id) ?? this.loadDefinition(origin.id);
+    if (retired && !this.retired.has(origin.id)) {
+      this.retired.set(origin.id, retired);
+      if (this.retired.size > MAX_RETIRED) this.retired.delete(this.retired.keys().next().value as string);
+    }
+    return retired;
+  }
+
+  /** A definition from the state file; undefined when it is missing or fails the load check (the journal's). */
+  private loadDefinition(id: string): Definition | undefined {
+    const line = this.persistence?.definition?.(id);
+    return line && definitionOf(this.seed, { name: line.name, id, at: line.at }, line.changes);
   }
 
   /** A loaded state, reloaded from the state file, or (`create`) a new one from the seeded data. */
@@ -335,23 +440,32 @@ export class TokenStore {
     return held;
   }
 
-  /** Puts a state in the registry, its cost estimated (../collection-state.ts counts the bytes of its records). */
+  /**
+   * Puts a state in the registry, its cost estimated (../collection-state.ts counts the bytes of its
+   * records; a fork's count starts at its snapshot's, which it shares and does not cost).
+   */
   private set(key: string, held: Held): void {
-    let bytes = held.state.bytes + slotsOf(held);
+    let bytes = held.state.bytes - (held.origin?.state.bytes ?? 0) + slotsOf(held);
     for (const snapshot of held.snapshots.values()) bytes += slotsOf(snapshot);
     this.registry.set(key, held, bytes);
   }
 
   private fromImage(image: TokenImage): Held {
-    const build = (changes: TokenImage['live']) => {
-      const state = this.seed.clone();
+    const build = (changes: TokenImage['live'], over: Origin | undefined) => {
+      const origin = over && this.definition(over);
+      const state = origin ? origin.state.fork() : this.seed.clone();
       for (const [collection, records] of changes) for (const record of records.values()) state.put(collection, record);
-      return { state, changed: new Set(changes.keys()) };
+      return { state, changed: new Set(changes.keys()), origin };
     };
-    const snapshots = new Map<string, { at: string; state: State; changed: Set<string> }>();
-    for (const [name, snapshot] of image.snapshots) snapshots.set(name, { at: snapshot.at, ...build(snapshot.state) });
-    return { ...build(image.live), snapshots };
+    const snapshots = new Map<string, Saved>();
+    for (const [name, snapshot] of image.snapshots)
+      snapshots.set(name, { at: snapshot.at, ...build(snapshot.state, snapshot.origin) });
+    return { ...build(image.live, image.origin), snapshots };
   }
+}
+
+function originOf(origin: Origin | undefined): StateSummary['origin'] {
+  return origin ? { snapshot: origin.name, at: origin.at } : null;
 }
 
 function infoOf(name: string, snapshot: { at: string; changed: Iterable<string> }): SnapshotInfo {
