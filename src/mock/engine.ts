@@ -13,6 +13,7 @@ import { type Bundle, createRouter, loadBundles } from '../contract/index.ts';
 import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
 import { secondsClock } from './clock.ts';
 import { State, type StateView } from './collection-state.ts';
+import { CoverageRecorder, type CoverageReport } from './coverage/recorder.ts';
 import { handleFetch } from './fetch.ts';
 import { limitsOf, type MockLimits, stateLimitsOf } from './limits.ts';
 import { applyFixtures, type MockFixtures, recordProblem } from './model/fixtures.ts';
@@ -109,6 +110,10 @@ export interface MockEngine {
    * the records.
    */
   inspect(token?: string): StateView;
+  /** What the requests exercised (docs/mock.md "Coverage"): the whole process's, or one token's state's. */
+  coverage(token?: string): CoverageReport;
+  /** Forgets what the requests exercised (every token state's and the process's). */
+  resetCoverage(): void;
   readonly versions: string[];
   /** Number of operations served, counted once per method and path. */
   readonly operations: number;
@@ -154,6 +159,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     applyFixtures(seeded, options.data, { source, check: check('Fixture record'), warn: options.warn });
   }
   const limits = limitsOf(options.limits);
+  const recorder = new CoverageRecorder(targets, limits.maxTokenStates);
   const core: EngineCore = {
     router: createRouter(targets),
     states: new TokenStore({
@@ -165,6 +171,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
       ...(options.persistence && { persistence: options.persistence }),
     }),
     log: new RequestLog(options.requestLogSize),
+    coverage: recorder,
     seed,
     pageSize,
     limits,
@@ -180,6 +187,8 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     handleRaw: handle,
     ...stateApi(core.states),
     requests: (limit) => core.log.list(limit),
+    coverage: (token) => recorder.report(token === undefined ? undefined : core.states.keyOf(token)),
+    resetCoverage: () => recorder.clear(),
     versions: [...core.router.versions],
     operations: new Set(targets.map((t) => `${t.method} ${t.path}`)).size,
     seed,

@@ -9,7 +9,13 @@
 import { http, type RequestHandler } from 'msw';
 import type { Bundle } from '../contract/index.ts';
 import { internalError } from '../http/index.ts';
-import { createMockEngine, type MockEngine, type MockEngineOptions, type SnapshotInfo } from '../mock/browser.ts';
+import {
+  type CoverageReport,
+  createMockEngine,
+  type MockEngine,
+  type MockEngineOptions,
+  type SnapshotInfo,
+} from '../mock/browser.ts';
 import { compileOverrides, type Override } from './overrides.ts';
 
 export interface HandlersOptions extends Omit<MockEngineOptions, 'bundles'> {
@@ -31,6 +37,11 @@ export interface MockHandlers extends Array<RequestHandler> {
   snapshot(name: string, token?: string): Promise<SnapshotInfo[]>;
   /** Makes snapshot `name` the state again (every state: those without it are reset). False when none has it. */
   restore(name: string, token?: string): Promise<boolean>;
+  /**
+   * What the requests through these handlers exercised (docs/msw.md "Coverage"): the whole
+   * process's, or one token's state's; `coverage.reset()` forgets it.
+   */
+  coverage: ((token?: string) => CoverageReport) & { reset(): void };
 }
 
 export function handlersFrom(bundles: Bundle[], options: HandlersOptions): MockHandlers {
@@ -56,5 +67,6 @@ export function handlersFrom(bundles: Bundle[], options: HandlersOptions): MockH
     reset: (token?: string) => engine.reset(token),
     snapshot: (name: string, token?: string) => engine.snapshot(name, token),
     restore: (name: string, token?: string) => engine.restore(name, token),
+    coverage: Object.assign((token?: string) => engine.coverage(token), { reset: () => engine.resetCoverage() }),
   });
 }
