@@ -72,6 +72,8 @@ export interface MockEngineOptions {
    * `X-Mock-Unknown-Query` header and in the request log.
    */
   strictQuery?: boolean;
+  /** Record what the requests exercise (`GET /__mock/coverage`, docs/mock.md "Coverage"). Default true. */
+  coverage?: boolean;
 }
 
 export interface MockEngine {
@@ -159,7 +161,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     applyFixtures(seeded, options.data, { source, check: check('Fixture record'), warn: options.warn });
   }
   const limits = limitsOf(options.limits);
-  const recorder = new CoverageRecorder(targets, limits.maxTokenStates);
+  const recorder = new CoverageRecorder(targets, limits.maxTokenStates, options.coverage !== false);
   const core: EngineCore = {
     router: createRouter(targets),
     states: new TokenStore({

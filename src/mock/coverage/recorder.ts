@@ -54,11 +54,13 @@ export class CoverageRecorder implements CoverageSink {
 
   /**
    * Over the engine's routes (../targets.ts; the universe is derived from their targets once);
-   * `maxStates`: token states kept (the oldest first seen goes), as the token states are bounded.
+   * `maxStates`: token states kept (the oldest first seen goes), as the token states are bounded;
+   * `on` false: nothing is recorded (the engine's `coverage: false`).
    */
   constructor(
     routes: readonly { target: Target }[],
     private readonly maxStates: number,
+    private readonly on = true,
   ) {
     this.universe = universeOf(routes.map((route) => route.target));
     this.process = new Counts(this.universe.size);
@@ -92,6 +94,7 @@ export class CoverageRecorder implements CoverageSink {
 
   /** Records one answered API request (a dropped connection has status 0). */
   record(context: RequestContext, response: RawResponse, stateKey: string | null): void {
+    if (!this.on) return;
     const scope = stateKey === null ? undefined : this.stateCounts(stateKey);
     const all = this.process.counts;
     const mine = scope?.counts;
