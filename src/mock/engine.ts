@@ -112,9 +112,8 @@ export interface MockEngine {
    * the records.
    */
   inspect(token?: string): StateView;
-  /** What the requests exercised (docs/mock.md "Coverage"): the whole process's, or one token's state's. */
+  /** What the requests exercised (docs/mock.md "Coverage"): the process's, or a token state's; `resetCoverage` forgets. */
   coverage(token?: string): CoverageReport;
-  /** Forgets what the requests exercised (every token state's and the process's). */
   resetCoverage(): void;
   readonly versions: string[];
   /** Number of operations served, counted once per method and path. */
