@@ -7,9 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/index.ts';
-import { OPERATIONS, versionOf } from '../../src/contract/index.ts';
+import { deref, OPERATIONS, VERSION_HEADER, versionOf } from '../../src/contract/index.ts';
 import { statusesOf, universeOf } from '../../src/mock/coverage/universe.ts';
-import { type CoverageReport, formatCoverage, type MockServer, startMock } from '../../src/mock/index.ts';
+import {
+  type CoverageReport,
+  formatCoverage,
+  type MockServer,
+  type RawRequest,
+  startMock,
+} from '../../src/mock/index.ts';
 import { targetsOf } from '../../src/mock/targets.ts';
 import { TRANSITIONS } from '../../src/mock/transitions.ts';
 import { ROOT } from '../helpers/bundles.ts';
@@ -71,8 +77,12 @@ describe('the universe, derived from the contract and the model', () => {
     const of = (id: string) =>
       statusesOf(targets.find((t) => t.operation.operationId === id) as (typeof targets)[number]);
     // No key, no query, no body: nothing to refuse with 404 or 422.
-    expect(of('getStore')).toEqual([200, 400, 401, 403, 429, 500, 503]);
-    expect(of('getTicket')).toEqual([200, 400, 401, 403, 404, 422, 429, 500, 503]);
+    expect(of('getStore')).toEqual([200, 400, 401, 403, 413, 429, 500, 503]);
+    expect(of('getTicket')).toEqual([200, 400, 401, 403, 404, 413, 422, 429, 500, 503]);
+    // Its path parameter is a string with no constraint: a 404, never a 422.
+    expect(of('getOrderFulfillments')).toEqual([200, 400, 401, 403, 404, 413, 429, 500, 503]);
+    // A write without a body: 415 for one sent, 422 of its state row.
+    expect(of('renewSubscription')).toEqual([200, 400, 401, 403, 404, 413, 415, 422, 429, 500, 503]);
     expect(of('createGiftCard')).toEqual([200, 201, 400, 401, 403, 413, 415, 422, 429, 500, 503]);
   });
 
@@ -86,6 +96,69 @@ describe('the universe, derived from the contract and the model', () => {
     expect(universeOf([...targets, ticketWrite]).size).toBe(
       universe.size + (universe.byTarget.get(ticketWrite)?.items.length ?? 0),
     );
+  });
+});
+
+type Target = ReturnType<typeof targetsOf>[number]['target'];
+
+/** A raw request to `target`'s operation (its path parameters all `key`). */
+function rawTo(target: Target, key: string, headers: Record<string, string>, body = '', query = ''): RawRequest {
+  const lower: Record<string, string> = {
+    authorization: 'Bearer reach',
+    [VERSION_HEADER.toLowerCase()]: target.version,
+  };
+  for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
+  const path = target.operation.path.replace(/\{[^}]+\}/g, key);
+  return {
+    method: target.operation.method.toUpperCase(),
+    target: `${path}${query}`,
+    origin: 'http://reach.test',
+    header: (name) => lower[name] || undefined,
+    readBody: () => new TextEncoder().encode(body),
+  };
+}
+
+/** The first example of the operation's JSON request body, as text ('{}' when it has none). */
+function exampleBody(target: Target): string {
+  const document = target.bundle.document;
+  const media = deref(document, target.operation.operation.requestBody)?.content?.['application/json'];
+  const first = media?.example ?? deref(document, Object.values(media?.examples ?? {})[0])?.value;
+  return JSON.stringify(first ?? {});
+}
+
+/** Requests that should get each of the mock's own refusals at `target` (several tries for a 422). */
+function recipes(target: Target): [number, RawRequest[]][] {
+  const body = target.validator.hasBody;
+  const json: Record<string, string> = body ? { 'content-type': 'application/json' } : {};
+  const queries = target.validator.queryParams.filter((p) => p.name !== 'cursor').map((p) => `?${p.name}=%21x`);
+  return [
+    [400, [rawTo(target, '1', { prefer: 'fail=nonsense' })]],
+    [401, [rawTo(target, '1', { authorization: '' })]],
+    [403, [rawTo(target, '1', { authorization: 'Bearer scopes:none' })]],
+    [404, [rawTo(target, '99999999', json, body ? exampleBody(target) : '')]],
+    [413, [rawTo(target, '1', { ...json, 'content-length': '999999999' }, body ? '{}' : '')]],
+    [415, [rawTo(target, '1', { 'content-type': 'text/plain' }, 'x')]],
+    [422, [rawTo(target, 'abc', json, body ? '[]' : ''), ...queries.map((q) => rawTo(target, '1', json, '', q))]],
+    ...[429, 500, 503].map((code): [number, RawRequest[]] => [code, [rawTo(target, '1', { prefer: `fail=${code}` })]]),
+  ];
+}
+
+describe('every refusal of the status universe can be reached at its operation, and no other', () => {
+  const engine = engineOf();
+  const targets = targetsOf(bundles).map((t) => t.target);
+
+  it.each(targets.map((t) => [`${t.operation.operationId} ${t.version}`, t] as const))('%s', async (_name, target) => {
+    const universe = statusesOf(target);
+    const wrong: string[] = [];
+    for (const [status, tries] of recipes(target)) {
+      const got: number[] = [];
+      for (const raw of tries) got.push((await engine.handleRaw(raw)).status);
+      if (got.includes(status) !== universe.includes(status))
+        wrong.push(
+          `${status}: ${universe.includes(status) ? 'in the universe, not reached' : 'reached, not in the universe'} (got ${got.join(', ')})`,
+        );
+    }
+    expect(wrong).toEqual([]);
   });
 });
 
@@ -177,7 +250,7 @@ describe('the recorder counts exactly what a scripted suite did', () => {
     );
     expect(text).toContain(`  getStore ${versionOf('GET', '/store/')}  GET`);
     expect(text).toMatch(
-      / {2}getStore \S+ {2}GET \/store\/ {2}\(4 of 13\)\n {4}status {4}200, 400, 401, 500, 503\n {4}scenario {2}fail=500, fail=503, fail=drop, delay\n/,
+      / {2}getStore \S+ {2}GET \/store\/ {2}\(4 of 14\)\n {4}status {4}200, 400, 401, 413, 500, 503\n {4}scenario {2}fail=500, fail=503, fail=drop, delay\n/,
     );
     const cleared = await send(engine, 'DELETE', '/__mock/coverage', { token: null, body: {} });
     expect(cleared.status).toBe(204);

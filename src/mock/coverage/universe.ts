@@ -69,24 +69,43 @@ export const REQUESTS_SLOT = 0;
 
 /**
  * The statuses a request can get at an operation: the ones the contract declares, then the mock's
- * own refusals, each where the stage that answers it can act (./../stages). 405, 409 (a reset
- * racing a write) and 410 (an evicted state) are left out: routing has no operation, and the other
- * two depend on timing and limits rather than on the request; a status seen outside the universe
- * is reported as such.
+ * own refusals, each where the stage that answers it acts (../stages): 400 (a bad `Prefer`, a
+ * repeated parameter), 401 and 413 (a declared length over the limit) anywhere; 403 where the
+ * operation needs a scope; 404 where it addresses a record by key or lists a parent's; 415 where it
+ * is not a GET (a body of another type, or one sent to a write that takes none); 422 where the
+ * contract can refuse a parameter (a path parameter that is not a string, a query parameter other
+ * than `cursor` with a type, format, enum, pattern or length), takes a body, or it is a write (its
+ * row of the state table, its own rules); 429, 500 and 503 (the failure scenarios) anywhere. 405,
+ * 409 (a reset racing a write) and 410 (an evicted state) are left out: routing has no operation,
+ * and the other two depend on timing and limits rather than on the request; a status seen outside
+ * the universe is reported as such.
  */
 export function statusesOf(target: Target): number[] {
-  const { validator, decl } = target;
+  const { validator, decl, operation } = target;
   const declared = target.statuses.filter((s) => /^\d{3}$/.test(s)).map(Number);
-  const mock = [400, 401];
-  if (requirementsOf(target.operation.operation.security).some((scopes) => scopes.length > 0)) mock.push(403);
+  const mock = [400, 401, 413];
+  if (requirementsOf(operation.operation.security).some((scopes) => scopes.length > 0)) mock.push(403);
   const addressed = decl.kind === 'list' ? decl.parent !== undefined : decl.param !== undefined;
   if (addressed) mock.push(404);
-  if (validator.hasBody) mock.push(413, 415);
-  const checked =
-    validator.pathParams.length > 0 || validator.queryParams.some((p) => p.name !== 'cursor') || validator.hasBody;
-  if (checked || decl.kind === 'write') mock.push(422);
+  if (operation.method.toUpperCase() !== 'GET') mock.push(415);
+  const refusable =
+    validator.pathParams.some((p) => p.kind !== 'string') ||
+    validator.queryParams.some(
+      (p) =>
+        p.name !== 'cursor' &&
+        constrained(target.bundle.document, parameterSchema(operation, target.bundle.document, p.name)),
+    );
+  if (refusable || validator.hasBody || decl.kind === 'write') mock.push(422);
   for (const failure of FAILURES) if (typeof failure === 'number') mock.push(failure);
   return [...new Set([...declared, ...mock])].sort((a, b) => a - b);
+}
+
+/** Whether a parameter's value can break its schema: a type other than string, or a constraint (an array's items too). */
+function constrained(document: Json, schema: Json): boolean {
+  const type = [schema?.type].flat().filter((t) => t && t !== 'null');
+  if (type.includes('array')) return constrained(document, deref(document, schema.items) ?? {});
+  if (type.length > 0 && !type.every((t) => t === 'string')) return true;
+  return ['enum', 'const', 'format', 'pattern', 'minLength', 'maxLength'].some((rule) => schema?.[rule] !== undefined);
 }
 
 /** A query parameter's schema, its `$ref`s followed. */
