@@ -24,6 +24,7 @@ pre{background:#f6f7f9;padding:6px;white-space:pre-wrap;word-break:break-all;max
 .filters{display:flex;gap:8px;margin-bottom:8px}input,select,button{font:inherit}
 button{border:1px solid #b8c0cc;background:#fff;border-radius:4px;padding:2px 8px;cursor:pointer}
 button:hover{background:#eef2f8}.state{border-top:1px solid #eef0f3;padding:8px 0}.muted{color:#778}
+.cov{border-top:1px solid #eef0f3;padding:6px 0}
 </style></head><body>
 <header><h1>Mock inspector</h1><span id="summary">loading…</span></header>
 <main>
@@ -97,7 +98,7 @@ function renderCoverage(report) {
   for (const o of report.operations) {
     const never = o.items.filter((i) => i.count === 0);
     if (never.length === 0) continue;
-    const div = el('div', undefined, 'state'); div.dataset.operation = o.operation + ' ' + o.version;
+    const div = el('div', undefined, 'cov'); div.dataset.operation = o.operation + ' ' + o.version;
     div.append(el('strong', o.operation), ' ', el('code', o.version), ' ' + o.covered + '/' + o.total);
     div.append(el('div', 'never: ' + never.map((i) => i.dimension + ' ' + i.name).join(', '), 'muted never'));
     box.append(div);
