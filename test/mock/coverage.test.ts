@@ -186,12 +186,22 @@ describe('the recorder counts exactly what a scripted suite did', () => {
     await send(engine, 'POST', `/subscriptions/${canceled}/renew/`, { token });
     await send(engine, 'POST', `/subscriptions/${renewable}/renew/`, { token });
     await send(engine, 'GET', '/no-such-path/', { token });
+    await send(engine, 'GET', '/store/', { token, headers: { Prefer: 'delay=1' } });
+    // A dropped connection: no status, its scenario counted.
+    const dropped = await engine.handleRaw({
+      method: 'GET',
+      target: '/store/',
+      origin: 'http://mock.test',
+      header: (name) => ({ authorization: `Bearer ${token}`, prefer: 'fail=drop' })[name],
+      readBody: () => new Uint8Array(),
+    });
+    expect(dropped.drop).toBe(true);
   });
 
   it('process-wide: each item hit, with its count, and nothing else', () => {
     const report = engine.coverage();
     expect(pages).toBeGreaterThan(2);
-    expect(report.requests).toBe(pages + 8);
+    expect(report.requests).toBe(pages + 10);
     expect(exercised(report).sort()).toEqual(
       [
         `listSubscriptions status 200 × ${pages}`,
@@ -207,6 +217,9 @@ describe('the recorder counts exactly what a scripted suite did', () => {
         'getTicket status 404 × 1',
         'getStore status 429 × 1',
         'getStore scenario fail=429 × 1',
+        'getStore status 200 × 1',
+        'getStore scenario delay × 1',
+        'getStore scenario fail=drop × 1',
         'getStore status 403 × 1',
         'getStore scenario scope 403 × 1',
         'renewSubscription status 422 × 1',
@@ -217,15 +230,15 @@ describe('the recorder counts exactly what a scripted suite did', () => {
     );
     expect(observed(report, 'renewSubscription')).toEqual(['refused from canceled × 1', 'active → active × 1']);
     expect(report.unrouted).toEqual([{ status: 404, count: 1 }]);
-    expect(report.covered).toBe(19);
-    expect(report.percent).toBeCloseTo((100 * 19) / report.total, 10);
+    expect(report.covered).toBe(22);
+    expect(report.percent).toBeCloseTo((100 * 22) / report.total, 10);
     expect(report.dimensions.cursor.covered).toBe(4);
   });
 
   it("per token state: only that token's requests", () => {
     const mine = engine.coverage(token);
     expect(mine.scope).toBe('state');
-    expect(mine.requests).toBe(pages + 7);
+    expect(mine.requests).toBe(pages + 9);
     expect(exercised(mine)).not.toContain('getStore status 403 × 1');
     const scoped = engine.coverage('scopes:tickets:read');
     expect(exercised(scoped)).toEqual(['getStore status 403 × 1', 'getStore scenario scope 403 × 1']);
@@ -238,7 +251,7 @@ describe('the recorder counts exactly what a scripted suite did', () => {
     expect(whole.json).toEqual(JSON.parse(JSON.stringify(engine.coverage())));
     const byQuery = await send(engine, 'GET', `/__mock/coverage?token=${token}`, { token: null });
     const byBearer = await send(engine, 'GET', '/__mock/coverage', { token });
-    expect(byQuery.json.requests).toBe(pages + 7);
+    expect(byQuery.json.requests).toBe(pages + 9);
     expect(byBearer.json).toEqual(byQuery.json);
     const empty = await send(engine, 'GET', '/__mock/coverage?token=', { token: null });
     expect(empty.status).toBe(400);
@@ -246,16 +259,33 @@ describe('the recorder counts exactly what a scripted suite did', () => {
     // The text form names what was never exercised, grouped by operation.
     const text = formatCoverage(engine.coverage());
     expect(text).toMatch(
-      new RegExp(`^Coverage of the whole process: \\d+\\.\\d% \\(19 of \\d+ items exercised; ${pages + 8} requests\\)`),
+      new RegExp(
+        `^Coverage of the whole process: \\d+\\.\\d% \\(22 of \\d+ items exercised; ${pages + 10} requests\\)`,
+      ),
     );
     expect(text).toContain(`  getStore ${versionOf('GET', '/store/')}  GET`);
     expect(text).toMatch(
-      / {2}getStore \S+ {2}GET \/store\/ {2}\(4 of 14\)\n {4}status {4}200, 400, 401, 413, 500, 503\n {4}scenario {2}fail=500, fail=503, fail=drop, delay\n/,
+      / {2}getStore \S+ {2}GET \/store\/ {2}\(7 of 14\)\n {4}status {4}400, 401, 413, 500, 503\n {4}scenario {2}fail=500, fail=503\n/,
     );
+    // A state named by its id (the report's `state`, as GET /__mock/states and the inspector name it).
+    const { states } = (await send(engine, 'GET', '/__mock/states', { token: null })).json;
+    const id = byQuery.json.state;
+    expect(states.map((s: { id: string }) => s.id)).toContain(id);
+    const byId = await send(engine, 'GET', `/__mock/coverage?state=${id}`, { token: null });
+    expect(byId.json).toEqual(byQuery.json);
     const cleared = await send(engine, 'DELETE', '/__mock/coverage', { token: null, body: {} });
     expect(cleared.status).toBe(204);
     expect(engine.coverage().requests).toBe(0);
     expect(engine.coverage(token).requests).toBe(0);
+  });
+});
+
+describe('the token states counted are bounded as the states are', () => {
+  it('keeps the states of the last maxTokenStates tokens first seen, the process counting all', async () => {
+    const engine = engineOf({ limits: { maxTokenStates: 2 } });
+    for (const token of ['one', 'two', 'three']) await send(engine, 'GET', '/store/', { token });
+    expect(['one', 'two', 'three'].map((t) => engine.coverage(t).requests)).toEqual([0, 1, 1]);
+    expect(engine.coverage().requests).toBe(3);
   });
 });
 
