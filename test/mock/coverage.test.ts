@@ -280,6 +280,33 @@ describe('the recorder counts exactly what a scripted suite did', () => {
   });
 });
 
+describe('filters by the kind of their values', () => {
+  it('a boolean by value, a scalar enum by value, an array by count and enum value, a string once; a refused one not at all', async () => {
+    const engine = engineOf();
+    for (const query of [
+      '/subscriptions/?is_test=false',
+      '/subscriptions/?is_test=true',
+      '/assigned-fulfillment-orders/?assignment_status=fulfillment_requested',
+      '/subscriptions/?card_type=visa&date_from=2024-01-01&search_text=a',
+      '/subscriptions/?card_type=nope',
+    ])
+      await send(engine, 'GET', query, { token: 'filters' });
+    const filters = exercised(engine.coverage()).filter((item) => item.includes(' filter '));
+    expect(filters.sort()).toEqual(
+      [
+        'listSubscriptions filter is_test=false × 1',
+        'listSubscriptions filter is_test=true × 1',
+        'listAssignedFulfillmentOrders filter assignment_status=fulfillment_requested × 1',
+        'listSubscriptions filter card_type: one value × 1',
+        'listSubscriptions filter card_type=visa × 1',
+        'listSubscriptions filter date_from: one value × 1',
+        'listSubscriptions filter search_text: one value × 1',
+      ].sort(),
+    );
+    expect(exercised(engine.coverage())).toContain('listSubscriptions status 422 × 1');
+  });
+});
+
 describe('the token states counted are bounded as the states are', () => {
   it('keeps the states of the last maxTokenStates tokens first seen, the process counting all', async () => {
     const engine = engineOf({ limits: { maxTokenStates: 2 } });
