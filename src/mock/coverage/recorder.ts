@@ -138,9 +138,11 @@ export class CoverageRecorder implements CoverageSink {
   private list(context: RequestContext, universe: TargetUniverse, mine: Int32Array | undefined): void {
     const all = this.process.counts;
     const { searchParams, query } = context;
-    for (const filter of universe.filters) {
-      if (!searchParams.has(filter.param)) continue;
-      const value = query[filter.param];
+    // The parameters sent (the parsed query holds only those), not every filter of the list.
+    for (const name in query) {
+      const filter = universe.filters.get(name);
+      if (filter === undefined || !searchParams.has(name)) continue;
+      const value = query[name];
       if (Array.isArray(value)) bump(all, mine, value.length > 1 ? filter.several : filter.one);
       else if (filter.booleans) bump(all, mine, value === true ? filter.booleans[0] : filter.booleans[1]);
       else if (filter.one >= 0) bump(all, mine, filter.one);

@@ -45,7 +45,8 @@ export interface TargetUniverse {
   items: Item[];
   /** Status code → slot (-1: not in the universe), for codes 0 to 599. */
   statusSlot: Int16Array;
-  filters: FilterSlots[];
+  /** By parameter name (the recorder looks up only the parameters a request sent). */
+  filters: Map<string, FilterSlots>;
   /** first, middle, last page of a list, else undefined. */
   cursor: [number, number, number] | undefined;
   /** accepted, refused by the write's state row, else undefined. */
@@ -144,10 +145,10 @@ function targetUniverse(target: Target, next: number): [TargetUniverse, number] 
  * `one value` and `several values`, a boolean `true` and `false`, an enum (of an array's items or
  * of a scalar) each of its values, any other `one value`.
  */
-function filtersOf(target: Target, add: (dimension: Dimension, name: string) => number): FilterSlots[] {
-  if (target.decl.kind !== 'list') return [];
+function filtersOf(target: Target, add: (dimension: Dimension, name: string) => number): Map<string, FilterSlots> {
+  if (target.decl.kind !== 'list') return new Map();
   const document = target.bundle.document;
-  return target.validator.queryParams
+  const filters = target.validator.queryParams
     .filter((p) => p.name !== 'cursor')
     .map((param) => {
       const schema = parameterSchema(target.operation, document, param.name);
@@ -163,6 +164,7 @@ function filtersOf(target: Target, add: (dimension: Dimension, name: string) => 
         : undefined;
       return { param: param.name, one, several, values, booleans };
     });
+  return new Map(filters.map((filter) => [filter.param, filter]));
 }
 
 /** The universe of every target the engine serves, in the engine's order. */
