@@ -7,12 +7,29 @@ import { DIMENSIONS } from './universe.ts';
 
 const percent = (value: number) => `${(Math.floor(value * 10) / 10).toFixed(1)}%`;
 
-/** One operation's items never exercised, a line per dimension. */
+/** Lines no wider than this (but for one long name), for a terminal. */
+const WIDTH = 100;
+
+/** `names` after `label`, comma-separated, wrapped under the first name. */
+function wrapped(label: string, names: string[]): string[] {
+  const indent = ' '.repeat(label.length);
+  const lines = [label];
+  for (const [i, name] of names.entries()) {
+    const text = i < names.length - 1 ? `${name},` : name;
+    const last = lines.length - 1;
+    const line = lines[last] as string;
+    if (line.length > indent.length && line.length + 1 + text.length > WIDTH) lines.push(indent + text);
+    else lines[last] = line.length > indent.length ? `${line} ${text}` : line + text;
+  }
+  return lines;
+}
+
+/** One operation's items never exercised, by dimension. */
 function neverLines(operation: OperationCoverage): string[] {
   const lines: string[] = [];
   for (const dimension of DIMENSIONS) {
     const never = operation.items.filter((i) => i.dimension === dimension && i.count === 0).map((i) => i.name);
-    if (never.length > 0) lines.push(`    ${dimension.padEnd(9)} ${never.join(', ')}`);
+    if (never.length > 0) lines.push(...wrapped(`    ${dimension.padEnd(9)} `, never));
   }
   return lines;
 }
