@@ -258,6 +258,10 @@ describe('the recorder counts exactly what a scripted suite did', () => {
     expect(empty.json.validation[0]).toMatchObject({ field: 'query.token', rule: 'required' });
     // The text form names what was never exercised, grouped by operation.
     const text = formatCoverage(engine.coverage());
+    // The names wrap under their dimension, for a terminal.
+    const long = text.split('\n').filter((line) => line.startsWith('    ') && line.length > 100);
+    expect(long).toEqual([]);
+    expect(text).toMatch(/\n {4}filter {4}search_text: one value, [^\n]+,\n {14}\S/);
     expect(text).toMatch(
       new RegExp(
         `^Coverage of the whole process: \\d+\\.\\d% \\(22 of \\d+ items exercised; ${pages + 10} requests\\)`,
