@@ -2,9 +2,9 @@
  * Before and after the pipeline (../engine.ts runs it): the request is read once into the context
  * every stage works on; a CORS preflight and the mock's admin paths (../admin) are answered before
  * the pipeline; an API answer is counted for coverage (../coverage/recorder.ts), logged for the
- * inspector (../admin/request-log.ts) and given the
- * CORS headers (but a dropped connection), and a write's ticket (./ticket.ts) is closed, so that a
- * reset meanwhile cancels it (../tokens/token-states.ts).
+ * inspector (../admin/request-log.ts) and given the CORS headers (but a dropped connection), and a
+ * write's ticket (./ticket.ts) is closed, so that a reset meanwhile cancels it
+ * (../tokens/token-states.ts).
  */
 
 import { corsHeaders, isDecodablePath, parseTarget, preflightHeaders } from '../../http/index.ts';
