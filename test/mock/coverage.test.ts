@@ -311,6 +311,19 @@ describe('filters by the kind of their values', () => {
   });
 });
 
+describe('scenarios asked by a rule of the engine', () => {
+  it('count as those asked by Prefer (a --fail rule for one operation)', async () => {
+    const engine = engineOf({ scenarios: [{ operation: 'getStore', fail: 503 }] });
+    await send(engine, 'GET', '/store/', { token: 'rules' });
+    await send(engine, 'GET', '/tickets/7/', { token: 'rules', version: versionOf('GET', '/tickets/{id}/') });
+    expect(exercised(engine.coverage())).toEqual([
+      'getStore status 503 × 1',
+      'getStore scenario fail=503 × 1',
+      'getTicket status 200 × 1',
+    ]);
+  });
+});
+
 describe('the token states counted are bounded as the states are', () => {
   it('keeps the states of the last maxTokenStates tokens first seen, the process counting all', async () => {
     const engine = engineOf({ limits: { maxTokenStates: 2 } });
