@@ -37,6 +37,9 @@ Commands:
       Report what a recording shows that the contract does not say; with --base-url, replay its reads
       against a server and diff the answers' shapes; with --propose (in a checkout of the contract),
       the findings as edits of openapi/ judged by the breaking-change guard (--write applies them).
+  coverage --base-url URL [--token TOKEN] [--json] [--min P]
+      What a running mock's requests exercised (operations, versions, statuses, filters, cursors,
+      state rows, scenarios): a table of what they never did, grouped by operation; exit 1 under --min.
   types --version V --out FILE
       Write the TypeScript path types of API version V, generated with openapi-typescript from the
       packaged bundle (the same output as ${PACKAGE}/types/V). Needs the optional peer openapi-typescript.
@@ -45,7 +48,7 @@ Options:
   --version   print the package version and the API versions it carries
   --help      print this help
 
-Exit codes: 0 done, 1 contract break found, 2 usage error, 3 the command could not do its job.`;
+Exit codes: 0 done, 1 contract break found (coverage: under --min), 2 usage error, 3 the command could not do its job.`;
 
 interface Manifest {
   version: string;
@@ -120,6 +123,11 @@ async function drift(args: string[]): Promise<ExitCode> {
   return command.runDriftCommand(args);
 }
 
+async function coverage(args: string[]): Promise<ExitCode> {
+  const command = await import('./coverage.ts');
+  return command.runCoverageCommand(args);
+}
+
 async function types(args: string[]): Promise<ExitCode> {
   const { values } = parseArgs({ args, options: { version: { type: 'string' }, out: { type: 'string' } } });
   const version = parseVersion(values.version);
@@ -164,6 +172,8 @@ async function dispatch(argv: string[]): Promise<ExitCode> {
       return proxy(rest);
     case 'drift':
       return drift(rest);
+    case 'coverage':
+      return coverage(rest);
     case 'types':
       if (rest.includes('--help')) {
         console.log(USAGE);

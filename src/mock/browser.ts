@@ -36,6 +36,13 @@ export {
 } from '../http/index.ts';
 export { BODY_LIMIT, type LoggedRequest, REQUEST_LOG_SIZE } from './admin/request-log.ts';
 export type { StateView } from './collection-state.ts';
+export { formatCoverage } from './coverage/format.ts';
+export type {
+  CoverageReport,
+  CoverageShare,
+  Dimension as CoverageDimension,
+  OperationCoverage,
+} from './coverage/report.ts';
 export {
   createMockEngine,
   DEFAULT_PAGE_SIZE,

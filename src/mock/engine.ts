@@ -13,8 +13,9 @@ import { type Bundle, createRouter, loadBundles } from '../contract/index.ts';
 import { type LoggedRequest, RequestLog } from './admin/request-log.ts';
 import { secondsClock } from './clock.ts';
 import { State, type StateView } from './collection-state.ts';
+import { CoverageRecorder, type CoverageReport } from './coverage/recorder.ts';
 import { handleFetch } from './fetch.ts';
-import { limitsOf, type MockLimits, stateLimitsOf } from './limits.ts';
+import { limitsOf, type MockLimits, pageSizeOf, stateLimitsOf } from './limits.ts';
 import { applyFixtures, type MockFixtures, recordProblem } from './model/fixtures.ts';
 import { type StoreData, seedStore } from './model/index.ts';
 import type { Scenario } from './scenarios.ts';
@@ -71,6 +72,8 @@ export interface MockEngineOptions {
    * `X-Mock-Unknown-Query` header and in the request log.
    */
   strictQuery?: boolean;
+  /** Record what the requests exercise (`GET /__mock/coverage`, docs/mock.md "Coverage"). Default true. */
+  coverage?: boolean;
 }
 
 export interface MockEngine {
@@ -112,6 +115,9 @@ export interface MockEngine {
    * the records.
    */
   inspect(token?: string): StateView;
+  /** What the requests exercised (docs/mock.md "Coverage"): the process's, or a token state's; `resetCoverage` forgets. */
+  coverage(token?: string): CoverageReport;
+  resetCoverage(): void;
   readonly versions: string[];
   /** Number of operations served, counted once per method and path. */
   readonly operations: number;
@@ -143,10 +149,7 @@ function handleRaw(core: EngineCore, raw: RawRequest): RawResponse | Promise<Raw
 export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   const bundles = options.bundles ?? loadBundles();
   const seed = options.seed ?? DEFAULT_SEED;
-  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
-    throw new RangeError(`pageSize must be an integer from 1 to 1000, got ${pageSize}`);
-  }
+  const pageSize = pageSizeOf(options.pageSize ?? DEFAULT_PAGE_SIZE);
   const now = options.now ?? (() => new Date());
   const targets = targetsOf(bundles);
   const checks = new Map(targets.map((t) => [t.target.operation.operationId, t.target.validator]));
@@ -157,6 +160,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     applyFixtures(seeded, options.data, { source, check: check('Fixture record'), warn: options.warn });
   }
   const limits = limitsOf(options.limits);
+  const recorder = new CoverageRecorder(targets, limits.maxTokenStates, options.coverage !== false);
   const core: EngineCore = {
     router: createRouter(targets),
     states: new TokenStore({
@@ -168,6 +172,7 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
       ...(options.persistence && { persistence: options.persistence }),
     }),
     log: new RequestLog(options.requestLogSize),
+    coverage: recorder,
     seed,
     pageSize,
     limits,
@@ -183,6 +188,8 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     handleRaw: handle,
     ...stateApi(core.states),
     requests: (limit) => core.log.list(limit),
+    coverage: (token) => recorder.report(token === undefined ? undefined : core.states.keyOf(token)),
+    resetCoverage: () => recorder.clear(),
     versions: [...core.router.versions],
     operations: new Set(targets.map((t) => `${t.method} ${t.path}`)).size,
     seed,

@@ -56,3 +56,11 @@ export function stateLimitsOf(limits: MockLimits) {
   const { maxTokenStates: maxStates, memoryBudget: maxBytes, maxSnapshots, maxRecords, maxStateBytes } = limits;
   return { maxStates, maxBytes, maxSnapshots, maxRecords, maxStateBytes };
 }
+
+/** Records per page of every list: an integer from 1 to 1000 (a RangeError names another). */
+export function pageSizeOf(pageSize: number): number {
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 1000) {
+    throw new RangeError(`pageSize must be an integer from 1 to 1000, got ${pageSize}`);
+  }
+  return pageSize;
+}

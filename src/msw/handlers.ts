@@ -10,6 +10,7 @@ import { http, type RequestHandler } from 'msw';
 import type { Bundle } from '../contract/index.ts';
 import { internalError } from '../http/index.ts';
 import {
+  type CoverageReport,
   createMockEngine,
   type MockEngine,
   type MockEngineOptions,
@@ -45,6 +46,11 @@ export interface MockHandlers extends Array<RequestHandler> {
   fork(name: string, token?: string): Promise<string>;
   /** Makes snapshot `name` the state again (every state: those without it are reset). False when none has it. */
   restore(name: string, token?: string): Promise<boolean>;
+  /**
+   * What the requests through these handlers exercised (docs/msw.md "Coverage"): the whole
+   * process's, or one token's state's; `coverage.reset()` forgets it.
+   */
+  coverage: ((token?: string) => CoverageReport) & { reset(): void };
 }
 
 export function handlersFrom(bundles: Bundle[], options: HandlersOptions): MockHandlers {
@@ -71,5 +77,6 @@ export function handlersFrom(bundles: Bundle[], options: HandlersOptions): MockH
     snapshot: (name: string, token?: string, options?: SnapshotOptions) => engine.snapshot(name, token, options),
     fork: (name: string, token?: string) => engine.fork(name, token),
     restore: (name: string, token?: string) => engine.restore(name, token),
+    coverage: Object.assign((token?: string) => engine.coverage(token), { reset: () => engine.resetCoverage() }),
   });
 }

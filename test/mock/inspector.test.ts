@@ -2,14 +2,15 @@
  * The inspector at /__mock/ in Chromium (issue 18): a request made by the test shows up on the page
  * (method, path, version, status, its problem's fields when expanded), filters by status and path,
  * and its buttons snapshot and reset a state; each state shows its token's hint, where it lives
- * (memory, the state file) and what it changed, also when only in the state file (issue 27), and
- * a fork's global snapshot (issue 30).
+ * (memory, the state file) and what it changed, also when only in the state file (issue 27),
+ * a fork's global snapshot, and its Coverage panel shows what the requests never exercised (issue 30).
  * `UPDATE_DOCS_IMAGES=1` rewrites docs/images/inspector.png.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { versionOf } from '../../src/contract/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
 import { type Browser, launchBrowser } from '../helpers/browser.ts';
 import { ROOT } from '../helpers/bundles.ts';
@@ -144,6 +145,13 @@ describe('the inspector page', () => {
     await expect
       .poll(() => page.locator('main').textContent())
       .toContain('Warning: unknown query parameters, ignored: statuss');
+    // The Coverage panel (issue 30): the percentage, and per operation what was never exercised.
+    await expect
+      .poll(() => page.locator('#coverage-summary').textContent())
+      .toMatch(/^\d+\.\d% of \d+ items exercised by \d+ requests \(status \d+\/\d+, filter/);
+    const listed = page.locator(`[data-operation="listSubscriptions ${versionOf('GET', '/subscriptions/')}"]`);
+    expect(await listed.locator('.never').textContent()).toMatch(/^never: status 400, /);
+    expect(await listed.locator('.never').textContent()).not.toContain('status 200');
     await page.close();
   }, 60_000);
 });

@@ -99,6 +99,22 @@ describe('createHandlers under msw/node', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(200);
   });
 
+  it('coverage(): what the requests through the handlers exercised, per token state; coverage.reset() forgets', async () => {
+    handlers.coverage.reset();
+    await client.GET('/tickets/{id}/', { params: { path: { id: 99999 } } });
+    await client.GET('/store/', { headers: { Prefer: 'fail=503' } });
+    const report = handlers.coverage();
+    expect(report.requests).toBe(2);
+    const hit = report.operations.flatMap((o) =>
+      o.items.filter((i) => i.count > 0).map((i) => `${o.operation} ${i.dimension} ${i.name} × ${i.count}`),
+    );
+    expect(hit).toEqual(['getStore status 503 × 1', 'getStore scenario fail=503 × 1', 'getTicket status 404 × 1']);
+    expect(handlers.coverage('msw-test').covered).toBe(3);
+    expect(handlers.coverage('another-token').covered).toBe(0);
+    handlers.coverage.reset();
+    expect(handlers.coverage().requests).toBe(0);
+  });
+
   it('replaces one operation with a typed override, the engine answering the rest', async () => {
     const local = createHandlers({
       baseUrl: BASE,

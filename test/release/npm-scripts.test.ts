@@ -20,6 +20,7 @@ const COMMANDS = [
   ['proxy', 'proxy'],
   ['drift', 'drift'],
   ['types', 'types'],
+  ['coverage', 'coverage'],
 ] as const;
 
 describe('the npm scripts of a clone', () => {

@@ -1,6 +1,7 @@
 /**
  * The inspector page served at `/__mock/`: one self-contained HTML document (inline style and
- * script, no CDN, works offline) that polls `GET /__mock/requests` and `GET /__mock/states` and
+ * script, no CDN, works offline) that polls `GET /__mock/requests`, `GET /__mock/states` and
+ * `GET /__mock/coverage` (the percentage, and what was never exercised by operation) and
  * drives the admin endpoints (snapshot, restore, reset) with `Content-Type: application/json`. A
  * state shows as its token's hint (first and last characters), its id, where it lives (memory,
  * the state file), the global snapshot it is a fork of, and the collections it changed.
@@ -23,6 +24,7 @@ pre{background:#f6f7f9;padding:6px;white-space:pre-wrap;word-break:break-all;max
 .filters{display:flex;gap:8px;margin-bottom:8px}input,select,button{font:inherit}
 button{border:1px solid #b8c0cc;background:#fff;border-radius:4px;padding:2px 8px;cursor:pointer}
 button:hover{background:#eef2f8}.state{border-top:1px solid #eef0f3;padding:8px 0}.muted{color:#778}
+.cov{border-top:1px solid #eef0f3;padding:6px 0}
 </style></head><body>
 <header><h1>Mock inspector</h1><span id="summary">loading…</span></header>
 <main>
@@ -32,7 +34,8 @@ button:hover{background:#eef2f8}.state{border-top:1px solid #eef0f3;padding:8px 
 <label>Path <input id="path" placeholder="contains…"></label></div>
 <table><thead><tr><th>time</th><th>method</th><th>path</th><th>version</th><th>status</th><th>ms</th><th>state</th></tr></thead>
 <tbody id="requests"></tbody></table></section>
-<section><h2>States</h2><div><button id="reset-all">Reset every state</button></div><div id="states"></div></section>
+<section><h2>States</h2><div><button id="reset-all">Reset every state</button></div><div id="states"></div>
+<h2>Coverage</h2><div id="coverage-summary" class="muted">loading…</div><div id="coverage"></div></section>
 </main>
 <script>
 const $ = (id) => document.getElementById(id);
@@ -91,11 +94,24 @@ function renderStates(data) {
   }
   $('summary').textContent = data.usage.states + ' states in memory (at most ' + data.limits.maxStates + ')';
 }
+function renderCoverage(report) {
+  $('coverage-summary').textContent = report.percent.toFixed(1) + '% of ' + report.total + ' items exercised by ' + report.requests + ' requests ('
+    + Object.entries(report.dimensions).map(([d, s]) => d + ' ' + s.covered + '/' + s.total).join(', ') + ')';
+  const box = $('coverage'); box.replaceChildren();
+  for (const o of report.operations) {
+    const never = o.items.filter((i) => i.count === 0);
+    if (never.length === 0) continue;
+    const div = el('div', undefined, 'cov'); div.dataset.operation = o.operation + ' ' + o.version;
+    div.append(el('strong', o.operation), ' ', el('code', o.version), ' ' + o.covered + '/' + o.total);
+    div.append(el('div', 'never: ' + never.map((i) => i.dimension + ' ' + i.name).join(', '), 'muted never'));
+    box.append(div);
+  }
+}
 let last = [];
 async function refresh() {
   try {
-    const [r, s] = await Promise.all([fetch('/__mock/requests?limit=200'), fetch('/__mock/states')]);
-    last = (await r.json()).requests; renderRequests(last); renderStates(await s.json());
+    const [r, s, c] = await Promise.all([fetch('/__mock/requests?limit=200'), fetch('/__mock/states'), fetch('/__mock/coverage')]);
+    last = (await r.json()).requests; renderRequests(last); renderStates(await s.json()); renderCoverage(await c.json());
   } catch (e) { $('summary').textContent = 'mock unreachable'; }
 }
 $('status').onchange = () => renderRequests(last);

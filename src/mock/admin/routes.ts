@@ -164,6 +164,20 @@ async function fork(call: Call): Promise<RawResponse> {
   return saved(done, () => json(201, { token, state: shortHash(token), snapshot: name, at }));
 }
 
+/**
+ * What the requests exercised (docs/mock.md "Coverage"): one token state's, named by `?token=`, the
+ * bearer token or `?state=<id>`, else the whole process's.
+ */
+function coverage(call: Call): RawResponse {
+  const { core, searchParams } = call.incoming;
+  const token = searchParams.get('token') ?? call.incoming.token;
+  if (token === '') return failure('adminRequest', 'query.token', 'required', 'token must not be empty.');
+  if (token !== undefined) return json(200, core.coverage.report(core.states.keyOf(token)));
+  if (!searchParams.has('state')) return json(200, core.coverage.report());
+  const key = stateOf(call);
+  return typeof key === 'string' ? json(200, core.coverage.report(key)) : key;
+}
+
 const ROUTES: Route[] = [
   {
     method: 'GET',
@@ -177,6 +191,15 @@ const ROUTES: Route[] = [
     }),
   },
   { method: 'POST', path: /^\/reset$/, run: reset },
+  { method: 'GET', path: /^\/coverage$/, run: coverage },
+  {
+    method: 'DELETE',
+    path: /^\/coverage$/,
+    run: ({ incoming }) => {
+      incoming.core.coverage.clear();
+      return { status: 204, headers: {}, body: '', kind: 'admin', version: '-' };
+    },
+  },
   { method: 'GET', path: /^\/requests$/, run: requests },
   {
     method: 'GET',

@@ -71,6 +71,8 @@ export interface EngineCore {
   states: TokenStore;
   /** The last requests answered (the inspector's). */
   log: RequestLog;
+  /** What the requests exercised (`GET /__mock/coverage`): ../coverage/recorder.ts. */
+  coverage: CoverageSink;
   seed: string;
   pageSize: number;
   limits: MockLimits;
@@ -79,6 +81,19 @@ export interface EngineCore {
   strictQuery: boolean;
   /** Current time as the API writes it (ISO 8601, seconds). */
   timestamp(): string;
+}
+
+/**
+ * The coverage recorder as the engine's stages and admin endpoints see it (../coverage/recorder.ts
+ * implements it; declared here so that the context does not import it back).
+ */
+export interface CoverageSink {
+  /** Counts one answered API request; `stateKey` is the token state's key, null without a token. */
+  record(context: RequestContext, response: RawResponse, stateKey: string | null): void;
+  /** The report of the whole process, or of one token state's key (`GET /__mock/coverage`). */
+  report(stateKey?: string): unknown;
+  /** Forgets what was recorded. */
+  clear(): void;
 }
 
 /** What the store stage produced, for the view and answer stages. */
@@ -137,6 +152,8 @@ export interface Ticketed {
 /** Added by the scenario stage: the `Prefer` header's tokens. */
 export interface Preferred {
   preferences: MockPreferences;
+  /** The failure scenario applied (the rules and the request's tokens), for the coverage recorder. */
+  scenario: Scenario | undefined;
 }
 
 /** Added by the body stage: the parsed JSON body, if one was sent. */
@@ -154,6 +171,8 @@ export interface Checked {
 /** Added by the store stage: what the operation found or would change. */
 export interface Stored {
   result: StoreResult;
+  /** The record a write addresses, as found before the write (for the coverage recorder's state rows). */
+  addressed: Rec | undefined;
 }
 
 /** Added by the view stage: the answer's body once viewed and projected. */

@@ -1,9 +1,10 @@
 /**
  * Before and after the pipeline (../engine.ts runs it): the request is read once into the context
  * every stage works on; a CORS preflight and the mock's admin paths (../admin) are answered before
- * the pipeline; an API answer is logged for the inspector (../admin/request-log.ts) and given the
- * CORS headers (but a dropped connection), and a write's ticket (./ticket.ts) is closed, so that a
- * reset meanwhile cancels it (../tokens/token-states.ts).
+ * the pipeline; an API answer is counted for coverage (../coverage/recorder.ts), logged for the
+ * inspector (../admin/request-log.ts) and given the CORS headers (but a dropped connection), and a
+ * write's ticket (./ticket.ts) is closed, so that a reset meanwhile cancels it
+ * (../tokens/token-states.ts).
  */
 
 import { corsHeaders, isDecodablePath, parseTarget, preflightHeaders } from '../../http/index.ts';
@@ -38,11 +39,13 @@ export function incomingOf(core: EngineCore, request: RawRequest): RequestContex
     problem: undefined as never,
     ticket: undefined,
     preferences: {},
+    scenario: undefined,
     body: undefined,
     path: {},
     query: {},
     cursor: undefined,
     result: undefined as never,
+    addressed: undefined,
     viewContext: undefined,
     shown: undefined,
   };
@@ -86,12 +89,13 @@ export function through(context: RequestContext, pipeline: Last<RequestContext>)
   );
 }
 
-/** The answer logged and given the CORS headers; the write's ticket closed in any case. */
+/** The answer counted for coverage, logged and given the CORS headers; the write's ticket closed in any case. */
 function finish(context: RequestContext, response: RawResponse, started: number): RawResponse {
   try {
-    if (response.drop) return response;
     const { token, raw, core } = context;
     const stateKey = token ? core.states.keyOf(token) : null;
+    core.coverage.record(context, response, stateKey);
+    if (response.drop) return response;
     const kept = raw instanceof BodyKeeping ? raw : undefined;
     const request = kept?.raw ?? raw;
     logExchange(core.log, { request, response, requestBody: kept?.body, ms: performance.now() - started, stateKey });

@@ -19,6 +19,7 @@ export const scenario: Stage<Incoming & Routed, Preferred> = {
     context.preferences = prefer.preferences;
     const operation = [target.operation.operationId, `${context.method} ${target.operation.path}`];
     const asked = scenarioOf(prefer.preferences, operation, context.core.scenarios);
+    context.scenario = asked;
     // A delay asked for: the rest of the stage after it (synchronous otherwise, no microtask per request).
     if (asked.delay) return sleep(asked.delay).then(() => afterDelay(context, asked));
     return afterDelay(context, asked);

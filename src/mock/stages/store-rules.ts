@@ -101,6 +101,7 @@ function write(context: Storing, decl: WriteDecl): RawResponse | undefined {
     const found = state.get(decl.collection, key);
     // Writing to a record that does not exist.
     if (!found) return notFound(context, { collection: decl.collection, param: decl.param, key });
+    context.addressed = found;
     const unknown = decl.references?.(state, context.body ?? {});
     // The request names a record that does not exist (checked before the addressed record's state).
     if (unknown)
