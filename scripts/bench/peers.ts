@@ -128,7 +128,10 @@ try {
   for (const m of measures) {
     const request = REQUESTS.find((r) => r.name === m.request) as PeerRequest;
     const server = servers.find((s) => s.name === m.server) as PeerServer;
-    m.bytes = Buffer.byteLength((await once((server.serving(request) as { url: string }).url, request)).body);
+    const body = (await once((server.serving(request) as { url: string }).url, request)).body;
+    m.bytes = Buffer.byteLength(body);
+    // A create's answer differs by its id and code; a read's is the mock's bytes or not.
+    m.sameBytes = request.method === 'GET' && body === answers.get(request)?.body;
   }
   const lists = REQUESTS.filter(isList);
   const targets: PeerTarget[] = lists.flatMap((r) => [

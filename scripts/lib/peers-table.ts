@@ -21,8 +21,10 @@ export interface PeerRun {
 export interface PeerMeasure {
   request: string;
   server: string;
-  /** The bytes of its answer's body to this request (checked once before the runs). */
+  /** The bytes of its answer's body to this request (read once after the runs). */
   bytes: number;
+  /** Its answer's body is the mock's, byte for byte. */
+  sameBytes?: boolean;
   runs: PeerRun[];
 }
 
@@ -76,7 +78,7 @@ export function peerRows(measures: readonly PeerMeasure[]): BenchRow[] {
     const failed = median.failures ? `, ${fmt(median.failures)} FAILED` : '';
     return {
       part: m.request,
-      measure: `${m.server} (${fmt(m.bytes)} B)`,
+      measure: `${m.server} (${fmt(m.bytes)} B${m.sameBytes ? ", the mock's bytes" : ''})`,
       value: `${fmt(median.requestsPerSecond)} req/s (p50 ${fmt(median.p50Ms, 2)} ms, p99 ${fmt(median.p99Ms, 2)} ms, CPU ${fmt(median.cpuPerRequest)} µs/req${failed})`,
       target:
         m.server === BARE ? '1.00 (the ceiling)' : `${fmt(ratioToBare(measures, m.request, m.server), 2)} of bare`,
