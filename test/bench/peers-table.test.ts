@@ -50,7 +50,7 @@ describe('the peers table', () => {
     ]);
     expect(rows.map((r) => [r.value, r.target])).toEqual([
       ['4.50x req/s (CPU/req: 4.50x)', '>= 5x Prism CLI: MISSED'],
-      ['1.64x req/s (CPU/req: 1.64x)', '> 1 (ahead of json-server): met'],
+      ['1.64x req/s (CPU/req: 1.65x)', '> 1 (ahead of json-server): met'],
       ['2.75x req/s (CPU/req: 2.73x)', '> 1 (ahead of Prism CLI): MISSED'],
       ['WireMock not measured', '> 1 (ahead of WireMock): skipped'],
     ]);
