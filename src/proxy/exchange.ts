@@ -62,8 +62,12 @@ interface Incoming {
   request: ExchangeViolation[];
 }
 
-const headerOf = (request: IncomingMessage, name: string): string | undefined => {
-  const value = request.headers[name.toLowerCase()];
+/** The version header's name as node:http keys it (lower case), worked out once. */
+const VERSION_KEY = VERSION_HEADER.toLowerCase();
+
+/** A request header by its node:http key (lower case): repeated ones joined. */
+const headerOf = (request: IncomingMessage, key: string): string | undefined => {
+  const value = request.headers[key];
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
@@ -118,7 +122,7 @@ function answerOddTarget(request: IncomingMessage, response: ServerResponse): Ex
 function describe(context: ExchangeContext, request: IncomingMessage, body: Buffer, url: Target): Incoming {
   const method = request.method ?? 'GET';
   const target = url.target;
-  const versionHeader = headerOf(request, VERSION_HEADER);
+  const versionHeader = headerOf(request, VERSION_KEY);
   const route = context.checker.route(method, url.pathname, versionHeader);
   if (route.kind !== 'matched') {
     const base = {
@@ -185,7 +189,7 @@ export async function handleExchange(
     incoming,
   };
   if (context.strict && incoming.request.length > 0) {
-    const refused = strictRefusal(context, incoming, headerOf(request, VERSION_HEADER));
+    const refused = strictRefusal(context, incoming, headerOf(request, VERSION_KEY));
     sendProblem(request, response, refused.body, {
       ...refused.headers,
       [VIOLATIONS_HEADER]: String(incoming.request.length),

@@ -22,6 +22,10 @@ export const DEFAULT_PROXY_PORT = 4020;
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 export const REPORT_PATH = '/__proxy/report';
 
+/** Is `url` the report's path (with or without a query)? Read without splitting every request's URL. */
+const isReport = (url: string) =>
+  url.startsWith(REPORT_PATH) && (url.length === REPORT_PATH.length || url[REPORT_PATH.length] === '?');
+
 export interface ProxyOptions {
   /** The real API's root, e.g. `https://staging.example.com/api/admin`. */
   upstream: string;
@@ -171,7 +175,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       return;
     }
     // The report so far.
-    if (request.method === 'GET' && request.url?.split('?')[0] === REPORT_PATH) {
+    if (request.method === 'GET' && isReport(request.url ?? '/')) {
       const text = JSON.stringify(report(), null, 2);
       response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
       response.end(text);
