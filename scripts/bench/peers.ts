@@ -15,7 +15,7 @@
  *     compile), then `--rounds` interleaved rounds (each round runs every request on every server, in
  *     an order rotated each round), medians; the server's CPU per request from /proc.
  * Targets (issue 28): the list at least 5x Prism and ahead of WireMock. Not part of `npm test`.
- * Usage: tsx scripts/bench/peers.ts [--seconds S] [--rounds N]
+ * Usage: tsx scripts/bench/peers.ts [--seconds S] [--rounds N] [--java COMMAND (default: java)]
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -42,7 +42,11 @@ import {
 } from './peers/servers.ts';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '3' }, rounds: { type: 'string', default: '3' } },
+  options: {
+    seconds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '3' },
+    java: { type: 'string', default: 'java' },
+  },
 });
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
@@ -91,7 +95,7 @@ async function startAll(answers: Map<PeerRequest, Answer>, dir: string, java: st
   const files = await writePeerFiles(dir, answers);
   const servers: PeerServer[] = [await startBare(answers, VERSION_HEADER)];
   servers.push(await startPrism(), await startJsonServer(files), await startMockoon(files));
-  if (java) servers.push(await startWireMock(files));
+  if (java) servers.push(await startWireMock(files, values.java));
   return servers;
 }
 
@@ -114,7 +118,11 @@ function rounds(servers: PeerServer[]): PeerMeasure[] {
 
 ensureWrk();
 installPeers();
-const java = toolVersion('java', ['-version']);
+const java = toolVersion(values.java, ['-version']);
+if (!java)
+  console.log(
+    `WireMock skipped: "${values.java} -version" does not run (Debian: apt-get install -y default-jre-headless)`,
+  );
 const loadBefore = load();
 const dir = mkdtempSync(join(tmpdir(), 'bench-peers-'));
 const mock = await startMock();
@@ -145,7 +153,7 @@ try {
   );
   console.log(`ready (spawn to first 2xx): ${servers.map((s) => `${s.name} ${s.readyMs.toFixed(0)} ms`).join(', ')}`);
   console.log(
-    `versions: @store-admin/contract ${versionAt(ROOT)}, @stoplight/prism-cli ${versionOf('@stoplight/prism-cli')}, json-server ${versionOf('json-server')}, @mockoon/cli ${versionOf('@mockoon/cli')}, wiremock ${versionOf('wiremock')}${java ? ` on ${java}` : ' (skipped: no java on the PATH; apt-get install -y default-jre-headless)'}`,
+    `versions: @store-admin/contract ${versionAt(ROOT)}, @stoplight/prism-cli ${versionOf('@stoplight/prism-cli')}, json-server ${versionOf('json-server')}, @mockoon/cli ${versionOf('@mockoon/cli')}, wiremock ${versionOf('wiremock')}${java ? ` on ${java}` : ' (skipped: no java)'}`,
   );
   console.log(`load average (1, 5, 15 min): before ${loadBefore}, after ${load()}`);
   printBenchTable(`Peers (median of ${ROUNDS} interleaved rounds of ${SECONDS} s; ratio to ${BARE})`, [

@@ -166,8 +166,8 @@ export const startMockoon = (files: PeerFiles) =>
     ...['--port', String(port), '--hostname', '127.0.0.1', '--disable-log-to-file'],
   ]);
 
-export const startWireMock = (files: PeerFiles) =>
-  single('WireMock', 'java', (port) => [
+export const startWireMock = (files: PeerFiles, java = 'java') =>
+  single('WireMock', java, (port) => [
     ...['-jar', wiremockJar(), '--port', String(port), '--bind-address', '127.0.0.1'],
     ...['--root-dir', files.wiremock, '--disable-banner', '--no-request-journal'],
   ]);
