@@ -18,17 +18,17 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { VERSION_HEADER } from '../../src/contract/index.ts';
 import { DEFAULT_LIMITS } from '../../src/mock/index.ts';
+import { type Answer, answerOf } from '../lib/answer.ts';
 import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
 import { buildCli } from '../lib/built-cli.ts';
 import { freePort } from '../lib/net.ts';
 import { spawnNode as startNode } from '../lib/spawn-node.ts';
-import { ensureWrk, headersLua, luaString, runWrk, type WrkResult } from '../lib/wrk.ts';
+import { cpuMicros, ensureWrk, requestLua, runWrk, type WrkResult } from '../lib/wrk.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PRISM = resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
@@ -84,25 +84,13 @@ interface Measured extends WrkResult {
 }
 
 /** A wrk Lua script sending `s` (a new token every `tokenEvery` requests when set). */
-function scenarioLua(s: Scenario): string {
-  const body = s.body !== undefined ? `wrk.method = "${s.method}"\nwrk.body = ${luaString(s.body)}\n` : '';
-  const rotate = s.tokenEvery
-    ? `local sent = 0
-request = function()
-  sent = sent + 1
-  wrk.headers["Authorization"] = "Bearer ${s.token}-" .. math.floor(sent / ${s.tokenEvery})
-  return wrk.format()
-end
-`
-    : '';
-  return `${headersLua(headersOf(s))}${body}${rotate}`;
-}
-
-/** CPU time (user + system) a process has used so far, in µs (from /proc, clock ticks of 10 ms). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const scenarioLua = (s: Scenario): string =>
+  requestLua({
+    method: s.method,
+    headers: headersOf(s),
+    ...(s.body !== undefined && { body: s.body }),
+    ...(s.tokenEvery && { tokenEvery: { token: s.token, every: s.tokenEvery } }),
+  });
 
 /**
  * One wrk run of `seconds` against `base` (one thread, CONNECTIONS keep-alive connections), with
@@ -144,29 +132,12 @@ async function startBuiltMock() {
   return { ...server, stop };
 }
 
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-function once(base: string, s: Scenario): Promise<Answer> {
-  return new Promise((done, fail) => {
-    const req = request(`${base}${s.path}`, { method: s.method, headers: headersOf(s) }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const headers: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (!/^(date|connection|keep-alive|content-length|transfer-encoding)$/.test(name))
-            headers[name] = String(value);
-        }
-        done({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString() });
-      });
-    });
-    req.on('error', fail);
-    req.end(s.body);
+const once = (base: string, s: Scenario): Promise<Answer> =>
+  answerOf(`${base}${s.path}`, {
+    method: s.method,
+    headers: headersOf(s),
+    ...(s.body !== undefined && { body: s.body }),
   });
-}
 
 /** The ceiling: node:http answering the mock's own status, headers and body, nothing else. */
 const BARE_SERVER = `

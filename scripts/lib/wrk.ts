@@ -3,7 +3,7 @@
  * would be the bottleneck of its own measure). Runs it with a Lua script and reads its summary.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -59,6 +59,38 @@ export const headersLua = (headers: Record<string, string>) =>
 
 /** A Lua long string: any text, no escapes. */
 export const luaString = (text: string) => `[==[${text}]==]`;
+
+/** One request a wrk script sends over and over. */
+export interface WrkRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** A new bearer token (`<token>-<n>`) every this many requests: a mock token's state holds a bounded number of records. */
+  tokenEvery?: { token: string; every: number };
+}
+
+/** The Lua of a {@link WrkRequest}: its headers, method and body, and the token rotation when asked. */
+export function requestLua(request: WrkRequest): string {
+  const body =
+    request.body !== undefined ? `wrk.method = "${request.method}"\nwrk.body = ${luaString(request.body)}\n` : '';
+  const rotation = request.tokenEvery;
+  const rotate = rotation
+    ? `local sent = 0
+request = function()
+  sent = sent + 1
+  wrk.headers["Authorization"] = "Bearer ${rotation.token}-" .. math.floor(sent / ${rotation.every})
+  return wrk.format()
+end
+`
+    : '';
+  return `${headersLua(request.headers)}${body}${rotate}`;
+}
+
+/** CPU time (user + system) a process has used so far, in µs (from /proc, clock ticks of 10 ms). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
 
 const ms = (text: string | undefined): number => {
   const found = /([\d.]+)(us|ms|s)/.exec(text ?? '');

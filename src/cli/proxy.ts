@@ -103,9 +103,9 @@ export async function runProxyCommand(args: string[]): Promise<'help' | 'running
     upstreamTimeoutMs: positiveInteger('--upstream-timeout', values['upstream-timeout'], DEFAULT_UPSTREAM_TIMEOUT_MS),
     heldBytes: positiveInteger('--held-bytes', values['held-bytes'], HELD_BYTES, 0),
     ...(values['bundles-dir'] !== undefined && { bundlesDir: values['bundles-dir'] }),
-    log: (line: string) => {
-      if (!quiet || line.startsWith('  violation')) console.log(line);
-    },
+    // --quiet: the violation lines only (no exchange line is even written).
+    logExchanges: !quiet,
+    log: (line: string) => console.log(line),
     warn: (line: string) => console.error(line),
   };
 

@@ -39,8 +39,18 @@ export interface ExchangeChecker {
   route(method: string, pathname: string, versionHeader: string | undefined): RouteResult<Route>;
   /** Path, query and body (bytes, parsed as JSON when there are some). */
   checkRequest(route: Route, pathname: string, search: URLSearchParams, body: Uint8Array): ExchangeViolation[];
-  checkResponse(route: Route, status: number, contentType: string | null, body: string): ExchangeViolation[];
+  /**
+   * Status, content type and body, the body parsed from `bytes` once (only when a schema applies):
+   * the violations, and the parsed value when there was one (for the recording, never parsed twice).
+   */
+  checkResponse(route: Route, status: number, contentType: string | null, bytes: Uint8Array): CheckedResponse;
   readonly contract: Contract;
+}
+
+/** A response's violations, and its body as parsed for the check (absent when no schema applied or it is not JSON). */
+export interface CheckedResponse {
+  violations: ExchangeViolation[];
+  parsed?: { value: unknown };
 }
 
 /** A request violation as the report keeps it: its message without the field, named beside it (as a response's). */
@@ -59,18 +69,17 @@ function decode(segment: string): string {
   }
 }
 
-function parseBody(bytes: Uint8Array): { value: unknown } | { violation: ExchangeViolation } {
-  const text = new TextDecoder().decode(bytes);
+/** The bytes as text (UTF-8): a Buffer decodes its own bytes without a TextDecoder. */
+const textOf = (bytes: Uint8Array): string =>
+  Buffer.isBuffer(bytes) ? bytes.toString('utf8') : new TextDecoder().decode(bytes);
+
+/** A JSON body's value, or the `json` violation naming why it is not JSON (`what` opens its message). */
+function parseJson(bytes: Uint8Array, what: string): { value: unknown } | { error: ExchangeViolation } {
   try {
-    return { value: JSON.parse(text) };
+    return { value: JSON.parse(textOf(bytes)) };
   } catch (error) {
     return {
-      violation: {
-        field: 'body',
-        rule: 'json',
-        message: `not JSON: ${(error as Error).message}`,
-        location: ['body'],
-      },
+      error: { field: 'body', rule: 'json', message: `${what}: ${(error as Error).message}`, location: ['body'] },
     };
   }
 }
@@ -103,23 +112,36 @@ export function createExchangeChecker(bundles: Bundle[]): ExchangeChecker {
         toExchange,
       );
       if (route.validator.hasBody && body.length > 0) {
-        const parsed = parseBody(body);
-        if ('violation' in parsed) out.push(parsed.violation);
+        const parsed = parseJson(body, 'not JSON');
+        if ('error' in parsed) out.push(parsed.error);
         else out.push(...route.validator.checkBody(parsed.value).map(toExchange));
       } else if (route.validator.bodyRequired) {
         out.push({ field: 'body', rule: 'required', message: 'the request body is required', location: ['body'] });
       }
       return out;
     },
-    checkResponse(route, status, contentType, body) {
+    checkResponse(route, status, contentType, bytes) {
+      const checked: CheckedResponse = { violations: [] };
       try {
-        return contract.validateResponse(route.operation, status, contentType, body);
+        checked.violations = contract.validate(route.operation, status, contentType, (mediaType) => {
+          if (!/json/i.test(mediaType)) return { value: textOf(bytes) };
+          const parsed = parseJson(bytes, 'not valid JSON');
+          if ('value' in parsed) checked.parsed = parsed;
+          return parsed;
+        });
       } catch (error) {
         // A body nested deeper than the validator's stack (100,000 arrays): an invalid answer, not a
         // proxy fault. `json` keeps it out of the recording.
         if (!(error instanceof RangeError)) throw error;
-        return [{ field: 'body', rule: 'json', message: 'the body is nested too deep to check', location: ['body'] }];
+        const violation = {
+          field: 'body',
+          rule: 'json',
+          message: 'the body is nested too deep to check',
+          location: ['body'],
+        };
+        return { violations: [violation] };
       }
+      return checked;
     },
   };
 }

@@ -25,8 +25,9 @@ import {
   routeRefusal,
   summarize,
 } from '../http/index.ts';
-import type { ExchangeChecker, ExchangeViolation, Route } from './check.ts';
+import type { CheckedResponse, ExchangeChecker, ExchangeViolation, Route } from './check.ts';
 import { routeViolation } from './check.ts';
+import type { Deferred } from './deferred.ts';
 import type { Recorder } from './recorder.ts';
 import type { ExchangeOutcome } from './report.ts';
 import { endToEnd, type Upstream } from './upstream.ts';
@@ -42,10 +43,14 @@ export interface ExchangeContext {
   /** Answers up to this many bytes are held and sent whole, the total in the header; longer ones stream. */
   heldBytes: number;
   recorder?: Recorder;
+  /** Where the recording of an answered exchange waits, off the request path (./deferred.ts). */
+  deferred: Deferred;
 }
 
 /** The default of {@link ExchangeContext.heldBytes}. */
 export const HELD_BYTES = 256 * 1024;
+
+const EMPTY = Buffer.alloc(0);
 
 interface Incoming {
   method: string;
@@ -57,8 +62,12 @@ interface Incoming {
   request: ExchangeViolation[];
 }
 
-const headerOf = (request: IncomingMessage, name: string): string | undefined => {
-  const value = request.headers[name.toLowerCase()];
+/** The version header's name as node:http keys it (lower case), worked out once. */
+const VERSION_KEY = VERSION_HEADER.toLowerCase();
+
+/** A request header by its node:http key (lower case): repeated ones joined. */
+const headerOf = (request: IncomingMessage, key: string): string | undefined => {
+  const value = request.headers[key];
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
@@ -113,7 +122,7 @@ function answerOddTarget(request: IncomingMessage, response: ServerResponse): Ex
 function describe(context: ExchangeContext, request: IncomingMessage, body: Buffer, url: Target): Incoming {
   const method = request.method ?? 'GET';
   const target = url.target;
-  const versionHeader = headerOf(request, VERSION_HEADER);
+  const versionHeader = headerOf(request, VERSION_KEY);
   const route = context.checker.route(method, url.pathname, versionHeader);
   if (route.kind !== 'matched') {
     const base = {
@@ -180,7 +189,7 @@ export async function handleExchange(
     incoming,
   };
   if (context.strict && incoming.request.length > 0) {
-    const refused = strictRefusal(context, incoming, headerOf(request, VERSION_HEADER));
+    const refused = strictRefusal(context, incoming, headerOf(request, VERSION_KEY));
     sendProblem(request, response, refused.body, {
       ...refused.headers,
       [VIOLATIONS_HEADER]: String(incoming.request.length),
@@ -248,10 +257,10 @@ async function forward(context: ExchangeContext, client: Client, incoming: Incom
       response.writeHead(status, headersFor(request, answer, incoming.request.length, { kind: 'streamed' }));
     const relayed = await relay(answer, response, context, startStream);
     const contentType = answer.headers['content-type'];
-    const checked = incoming.route
-      ? context.checker.checkResponse(incoming.route, status, contentType ?? null, relayed.text)
-      : [];
-    const total = incoming.request.length + checked.length;
+    const checked: CheckedResponse = incoming.route
+      ? context.checker.checkResponse(incoming.route, status, contentType ?? null, relayed.bytes)
+      : { violations: [] };
+    const total = incoming.request.length + checked.violations.length;
     if (relayed.held) {
       const delivery: Delivery = bodyless ? { kind: 'bodyless' } : { kind: 'held', length: relayed.held.length };
       response.writeHead(status, headersFor(request, answer, total, delivery));
@@ -260,8 +269,10 @@ async function forward(context: ExchangeContext, client: Client, incoming: Incom
       response.addTrailers({ [VIOLATIONS_HEADER]: String(total) });
       response.end();
     }
-    record(context, incoming, { status, contentType, text: relayed.text }, checked);
-    return { ...base, status, response: checked };
+    const recorder = context.recorder;
+    if (recorder)
+      context.deferred.add(() => record(recorder, incoming, { status, contentType, bytes: relayed.bytes }, checked));
+    return { ...base, status, response: checked.violations };
   } catch (error) {
     return failed(context, client, { error, timedOut }, base);
   } finally {
@@ -306,14 +317,15 @@ function failed(
 /**
  * Reads the answer: held whole while it stays within `heldBytes`; past that, `startStream` sends the
  * headers and the answer is copied to the client as it comes (backpressure kept). Resolves with the
- * held bytes (none once streamed) and the text of a JSON answer (for the check and the recording).
+ * held bytes (none once streamed) and the whole of a JSON answer (the same bytes when held: one
+ * copy, parsed once by the check).
  */
 function relay(
   answer: IncomingMessage,
   response: ServerResponse,
   context: ExchangeContext,
   startStream: () => void,
-): Promise<{ held?: Buffer; text: string }> {
+): Promise<{ held?: Buffer; bytes: Buffer }> {
   const keep = isJsonMediaType(answer.headers['content-type']);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -340,7 +352,7 @@ function relay(
     });
     answer.once('end', () => {
       const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      resolve({ ...(!streaming && { held: whole }), text: keep ? whole.toString('utf8') : '' });
+      resolve({ ...(!streaming && { held: whole }), bytes: keep ? whole : EMPTY });
     });
     answer.once('error', reject);
     // Destroyed without an error (the client left, the timeout): no 'end' will come.
@@ -350,25 +362,34 @@ function relay(
   });
 }
 
-/** Stage 4 (`--record`): a 2xx JSON answer of a known operation goes to the recording. */
+/**
+ * Stage 4 (`--record`, after the answer is sent): a 2xx JSON answer of a known operation goes to the
+ * recording, as the check parsed it (parsed here only when no schema applied).
+ */
 function record(
-  context: ExchangeContext,
+  recorder: Recorder,
   incoming: Incoming,
-  answer: { status: number; contentType: string | undefined; text: string },
-  checked: ExchangeViolation[],
+  answer: { status: number; contentType: string | undefined; bytes: Buffer },
+  checked: CheckedResponse,
 ): void {
-  const { status, contentType, text } = answer;
-  if (!context.recorder || !incoming.route || status < 200 || status > 299 || !isJsonMediaType(contentType)) return;
-  if (checked.some((v) => v.rule === 'json')) return;
-  context.recorder.add(
+  const { status, contentType, bytes } = answer;
+  if (!incoming.route || status < 200 || status > 299 || !isJsonMediaType(contentType)) return;
+  if (checked.violations.some((v) => v.rule === 'json')) return;
+  let body: unknown;
+  try {
+    body = checked.parsed ? checked.parsed.value : JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return;
+  }
+  recorder.add(
     {
       operation: incoming.operation,
       version: incoming.version,
       method: incoming.method,
       target: incoming.target,
       status,
-      body: JSON.parse(text),
+      body,
     },
-    Buffer.byteLength(text),
+    bytes.length,
   );
 }

@@ -43,7 +43,8 @@ export interface ExchangeOutcome {
 }
 
 export class ReportBuilder {
-  private readonly operations = new Map<string, OperationReport>();
+  /** By operation, then version: two lookups, no key string built per exchange. */
+  private readonly operations = new Map<string, Map<string, OperationReport>>();
   private readonly fields = new Map<string, OperationReport['byField'][number]>();
   private readonly totals = { exchanges: 0, violations: 0, refused: 0, upstream5xx: 0, unreachable: 0, timeouts: 0 };
   constructor(
@@ -51,9 +52,13 @@ export class ReportBuilder {
     private readonly startedAt = new Date(),
   ) {}
 
-  add(outcome: ExchangeOutcome): void {
-    const key = `${outcome.operation} ${outcome.version}`;
-    let entry = this.operations.get(key);
+  private entryOf(outcome: ExchangeOutcome): OperationReport {
+    let versions = this.operations.get(outcome.operation);
+    if (!versions) {
+      versions = new Map();
+      this.operations.set(outcome.operation, versions);
+    }
+    let entry = versions.get(outcome.version);
     if (!entry) {
       entry = {
         operation: outcome.operation,
@@ -63,8 +68,13 @@ export class ReportBuilder {
         violations: 0,
         byField: [],
       };
-      this.operations.set(key, entry);
+      versions.set(outcome.version, entry);
     }
+    return entry;
+  }
+
+  add(outcome: ExchangeOutcome): void {
+    const entry = this.entryOf(outcome);
     entry.exchanges++;
     entry.statuses[outcome.status] = (entry.statuses[outcome.status] ?? 0) + 1;
     for (const [side, list] of [
@@ -72,7 +82,7 @@ export class ReportBuilder {
       ['response', outcome.response],
     ] as const) {
       for (const violation of list) {
-        const lineKey = `${key} ${side} ${violation.field} ${violation.rule}`;
+        const lineKey = `${outcome.operation} ${outcome.version} ${side} ${violation.field} ${violation.rule}`;
         let line = this.fields.get(lineKey);
         if (!line) {
           line = { side, field: violation.field, rule: violation.rule, count: 0 };
@@ -92,9 +102,9 @@ export class ReportBuilder {
   }
 
   report(recording?: ProxyReport['recording']): ProxyReport {
-    const operations = [...this.operations.values()].sort(
-      (a, b) => a.operation.localeCompare(b.operation) || a.version.localeCompare(b.version),
-    );
+    const operations = [...this.operations.values()]
+      .flatMap((versions) => [...versions.values()])
+      .sort((a, b) => a.operation.localeCompare(b.operation) || a.version.localeCompare(b.version));
     return {
       upstream: this.upstream,
       startedAt: this.startedAt.toISOString(),

@@ -10,6 +10,7 @@ import type { Contract } from '../conformance/index.ts';
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import { answerClientError, listen, preflightHeaders, type ServerTimeouts, serverOptionsOf } from '../http/index.ts';
 import { createExchangeChecker } from './check.ts';
+import { Deferred } from './deferred.ts';
 import { type ExchangeContext, HELD_BYTES, handleExchange } from './exchange.ts';
 import { Recorder } from './recorder.ts';
 import { recordModel } from './records.ts';
@@ -20,6 +21,10 @@ import { createUpstream, parseUpstream } from './upstream.ts';
 export const DEFAULT_PROXY_PORT = 4020;
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 export const REPORT_PATH = '/__proxy/report';
+
+/** Is `url` the report's path (with or without a query)? Read without splitting every request's URL. */
+const isReport = (url: string) =>
+  url.startsWith(REPORT_PATH) && (url.length === REPORT_PATH.length || url[REPORT_PATH.length] === '?');
 
 export interface ProxyOptions {
   /** The real API's root, e.g. `https://staging.example.com/api/admin`. */
@@ -61,6 +66,8 @@ export interface ProxyOptions {
   timeouts?: Partial<ServerTimeouts>;
   /** Receives one line per exchange and one per violation. No header value or query is ever logged. */
   log?: (line: string) => void;
+  /** `false`: `log` receives the violation lines only, no line per exchange (the CLI's `--quiet`). Default true. */
+  logExchanges?: boolean;
   /** Receives what must never go unseen (a recording write that failed), `log` or not. Default: console.warn. */
   warn?: (line: string) => void;
 }
@@ -76,12 +83,21 @@ export interface ProxyServer {
   close(): Promise<ProxyReport>;
 }
 
-function logOutcome(log: (line: string) => void, request: IncomingMessage, outcome: ExchangeOutcome, ms: number): void {
-  const path = (request.url ?? '/').split('?')[0];
+/** The exchange's line (when `ms` is given: exchanges logged), then one line per violation. */
+function logOutcome(
+  log: (line: string) => void,
+  request: IncomingMessage,
+  outcome: ExchangeOutcome,
+  ms?: number,
+): void {
   const count = outcome.request.length + outcome.response.length;
-  log(
-    `${request.method} ${path} [${outcome.version}] ${outcome.status} ${ms.toFixed(1)} ms${count ? `, ${count} violations` : ''}`,
-  );
+  if (ms !== undefined) {
+    const path = (request.url ?? '/').split('?')[0];
+    log(
+      `${request.method} ${path} [${outcome.version}] ${outcome.status} ${ms.toFixed(1)} ms${count ? `, ${count} violations` : ''}`,
+    );
+  }
+  if (count === 0) return;
   for (const [side, list] of [
     ['request', outcome.request],
     ['response', outcome.response],
@@ -111,18 +127,18 @@ function createRecorder(
   });
 }
 
-export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
+/** What every exchange works with, from the options: the checker, the upstream, the bounds, the recorder. */
+async function contextOf(options: ProxyOptions): Promise<ExchangeContext> {
   const upstream = createUpstream(parseUpstream(options.upstream));
   const bundles = loadBundles(options.bundlesDir);
   const checker = createExchangeChecker(bundles);
-  const builder = new ReportBuilder(upstream.name);
-  const log = options.log;
   const recorder = createRecorder(options, upstream.name, bundles, checker.contract);
+  const warn = options.warn ?? console.warn;
   // A previous recording is not replaced unasked; one that cannot be written fails now, not after an
   // hour of traffic.
   await recorder?.claim(options.overwrite ?? false);
   await recorder?.flush();
-  const context: ExchangeContext = {
+  return {
     checker,
     upstream,
     strict: options.strict ?? false,
@@ -130,8 +146,21 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     maxResponseBytes: options.maxResponseBytes ?? MAX_RESPONSE_BYTES,
     heldBytes: options.heldBytes ?? HELD_BYTES,
     ...(recorder && { recorder }),
+    // The report, the log and the recording of an exchange: after its answer is sent.
+    deferred: new Deferred((error) => warn(`proxy: after an exchange: ${error.message}`)),
   };
-  const report = () => builder.report(recorder?.stats());
+}
+
+export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
+  const context = await contextOf(options);
+  const { upstream, recorder, deferred } = context;
+  const builder = new ReportBuilder(upstream.name);
+  const log = options.log;
+  const timed = log !== undefined && options.logExchanges !== false;
+  const report = () => {
+    deferred.drain();
+    return builder.report(recorder?.stats());
+  };
   const { createNodeDocsListener } = await import('../docs/index.ts');
   const serveDocs = createNodeDocsListener({ ...(options.bundlesDir && { bundlesDir: options.bundlesDir }) });
 
@@ -146,7 +175,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       return;
     }
     // The report so far.
-    if (request.method === 'GET' && request.url?.split('?')[0] === REPORT_PATH) {
+    if (request.method === 'GET' && isReport(request.url ?? '/')) {
       const text = JSON.stringify(report(), null, 2);
       response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
       response.end(text);
@@ -154,10 +183,14 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     }
     // The reference, as on the mock.
     if (request.url?.startsWith('/docs') && (await serveDocs(request, response))) return;
-    const started = performance.now();
+    // Timed only when each exchange is logged: no clock read per exchange otherwise.
+    const started = timed ? performance.now() : 0;
     const outcome = await handleExchange(context, request, response);
-    builder.add(outcome);
-    if (log) logOutcome(log, request, outcome, performance.now() - started);
+    const ms = timed ? performance.now() - started : undefined;
+    deferred.add(() => {
+      builder.add(outcome);
+      if (log) logOutcome(log, request, outcome, ms);
+    });
   }
 
   const { createServer } = await import('node:http');
@@ -180,6 +213,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         server.closeAllConnections();
       });
       upstream.close();
+      deferred.drain();
       await recorder?.flush();
       return report();
     },

@@ -39,15 +39,20 @@ export function endToEnd(
   drop: (name: string) => boolean = () => false,
 ): Record<string, string | string[]> {
   const connection = headers.connection;
-  const named = new Set(
-    (Array.isArray(connection) ? connection.join(',') : (connection ?? ''))
-      .split(',')
-      .map((name) => name.trim().toLowerCase())
-      .filter(Boolean),
-  );
+  // Most requests name no header in `Connection`: no set is built for them (this runs twice per exchange).
+  const named =
+    connection === undefined
+      ? undefined
+      : new Set(
+          (Array.isArray(connection) ? connection.join(',') : connection)
+            .split(',')
+            .map((name) => name.trim().toLowerCase())
+            .filter(Boolean),
+        );
   const out: Record<string, string | string[]> = {};
-  for (const [header, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(header) || named.has(header) || drop(header)) continue;
+  for (const header in headers) {
+    const value = headers[header];
+    if (value === undefined || HOP_BY_HOP.has(header) || named?.has(header) || drop(header)) continue;
     out[header] = value;
   }
   return out;

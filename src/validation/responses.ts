@@ -56,10 +56,28 @@ export function explain(errors: readonly ErrorObject[]): ResponseViolation[] {
   return out;
 }
 
+/**
+ * What one (operation, status) of a version asks of a response, worked out once: the status refused
+ * (undeclared), or per declared media type (lower-cased) its name and the compiled validator of its
+ * schema (none when it declares no schema).
+ */
+type ResponsePlan =
+  | { kind: 'undeclared'; violation: ResponseViolation }
+  | { kind: 'declared'; declared: string[]; media: Map<string, { name: string; validate?: ValidateFunction }> };
+
+/** How a body is read once a schema applies: its value, or the violation that it cannot be read. */
+export type BodyReader = (mediaType: string) => { value: unknown } | { error: ResponseViolation };
+
 export class Contract {
   readonly bundles: Bundle[];
   private readonly ajvs = new Map<ApiVersion, Ajv2020>();
   private readonly compiled = new Map<string, ValidateFunction>();
+  /**
+   * The plans per operation (an operation belongs to one version) and status: a check looks up two
+   * maps, not the responses, the pointer and the compiled validator of each exchange (the proxy's
+   * hot path).
+   */
+  private readonly plans = new Map<BundleOperation, Map<number, ResponsePlan>>();
 
   constructor(bundles: Bundle[]) {
     this.bundles = bundles;
@@ -126,7 +144,7 @@ export class Contract {
     contentType: string | null,
     bodyText: string,
   ): ResponseViolation[] {
-    return this.check(operation, status, contentType, (mediaType) => {
+    return this.validate(operation, status, contentType, (mediaType) => {
       if (!/json/i.test(mediaType)) return { value: bodyText };
       try {
         return { value: JSON.parse(bodyText) };
@@ -145,41 +163,70 @@ export class Contract {
     contentType: string | null,
     value: unknown,
   ): ResponseViolation[] {
-    return this.check(operation, status, contentType, () => ({ value }));
+    return this.validate(operation, status, contentType, () => ({ value }));
   }
 
-  private check(
+  /**
+   * Validates one response of `operation`, its body read by `read` only when a declared schema
+   * applies (the proxy parses the bytes it holds once, there, and keeps the value).
+   */
+  validate(
     operation: BundleOperation,
     status: number,
     contentType: string | null,
-    read: (mediaType: string) => { value: unknown } | { error: ResponseViolation },
+    read: BodyReader,
   ): ResponseViolation[] {
-    const declared = this.declaredResponse(operation, status);
-    if (!declared) {
-      const codes = Object.keys(operation.operation.responses ?? {}).join(', ');
-      return [{ field: 'status', rule: 'status', message: `status ${status} is not declared (declared: ${codes})` }];
-    }
-    const content: Record<string, Json> = declared.response?.content ?? {};
-    const mediaTypes = Object.keys(content);
-    if (mediaTypes.length === 0) return [];
+    const plan = this.planOf(operation, status);
+    if (plan.kind === 'undeclared') return [plan.violation];
+    if (plan.declared.length === 0) return [];
     const received = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-    const mediaType = mediaTypes.find((m) => m.toLowerCase() === received);
-    if (!mediaType) {
+    const media = plan.media.get(received);
+    if (!media) {
       return [
         {
           field: 'header.Content-Type',
           rule: 'content-type',
-          message: `content type "${received || '(none)'}" is not declared (declared: ${mediaTypes.join(', ')})`,
+          message: `content type "${received || '(none)'}" is not declared (declared: ${plan.declared.join(', ')})`,
         },
       ];
     }
-    if (!content[mediaType]?.schema) return [];
-    const body = read(mediaType);
+    if (!media.validate) return [];
+    const body = read(media.name);
     if ('error' in body) return [body.error];
-    const validate = this.validatorAt(
-      operation.version,
-      `${declared.pointer}/content/${escapePointer(mediaType)}/schema`,
-    );
-    return validate(body.value) ? [] : explain(validate.errors ?? []);
+    return media.validate(body.value) ? [] : explain(media.validate.errors ?? []);
+  }
+
+  /** The plan of (operation, status), made on first use. */
+  private planOf(operation: BundleOperation, status: number): ResponsePlan {
+    let byStatus = this.plans.get(operation);
+    if (!byStatus) {
+      byStatus = new Map();
+      this.plans.set(operation, byStatus);
+    }
+    let plan = byStatus.get(status);
+    if (!plan) {
+      plan = this.plan(operation, status);
+      byStatus.set(status, plan);
+    }
+    return plan;
+  }
+
+  private plan(operation: BundleOperation, status: number): ResponsePlan {
+    const declared = this.declaredResponse(operation, status);
+    if (!declared) {
+      const codes = Object.keys(operation.operation.responses ?? {}).join(', ');
+      const message = `status ${status} is not declared (declared: ${codes})`;
+      return { kind: 'undeclared', violation: { field: 'status', rule: 'status', message } };
+    }
+    const content: Record<string, Json> = declared.response?.content ?? {};
+    const media = new Map<string, { name: string; validate?: ValidateFunction }>();
+    for (const [name, entry] of Object.entries(content)) {
+      const pointer = `${declared.pointer}/content/${escapePointer(name)}/schema`;
+      media.set(name.toLowerCase(), {
+        name,
+        ...(entry?.schema && { validate: this.validatorAt(operation.version, pointer) }),
+      });
+    }
+    return { kind: 'declared', declared: Object.keys(content), media };
   }
 }

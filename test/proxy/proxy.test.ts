@@ -190,6 +190,27 @@ describe('each divergence is a report line', () => {
     expect(text).not.toContain(TOKEN);
     expect(text).not.toContain('tag-1');
   });
+
+  it('the log and the report of an exchange are there once its answer is (no line per exchange with logExchanges: false)', async () => {
+    const lines: string[] = [];
+    const quiet = await startProxy({
+      upstream: upstream.url,
+      port: 0,
+      log: (line) => lines.push(line),
+      logExchanges: false,
+    });
+    try {
+      await call(`${quiet.url}${PLANTED.wrongType}`, { headers: V('2023-02-10') });
+      await call(`${quiet.url}/stockrecords/7/`, { headers: V('2023-02-10') });
+      // Read before asking the report (which would run what is queued): already logged.
+      expect(lines).toEqual([
+        expect.stringMatching(/^ {2}violation getStockRecord \[2023-02-10\] response body\.num_in_stock type/),
+      ]);
+      expect(quiet.report().exchanges).toBe(2);
+    } finally {
+      await quiet.close();
+    }
+  });
 });
 
 describe('upstream faults', () => {
