@@ -3,7 +3,7 @@
  * every stage works on; a CORS preflight and the mock's admin paths (../admin) are answered before
  * the pipeline; an API answer is logged for the inspector (../admin/request-log.ts) and given the
  * CORS headers (but a dropped connection), and a write's ticket (./ticket.ts) is closed, so that a
- * reset meanwhile cancels it (../tokens/token-states.ts).
+ * reset meanwhile cancels it (../tokens/memory-states.ts).
  */
 
 import { corsHeaders, isDecodablePath, parseTarget, preflightHeaders } from '../../http/index.ts';
