@@ -68,4 +68,4 @@ export { OPERATION_DECLS } from './resources.ts';
 export { type Scenario, scenarioFromFlag } from './scenarios.ts';
 export { type ScopeRequirements, scopesOfToken, type TokenScopes } from './scopes.ts';
 export type { SnapshotOptions } from './tokens/api.ts';
-export type { Persistence, SnapshotInfo } from './tokens/token-states.ts';
+export type { Persistence, SnapshotInfo } from './tokens/held.ts';

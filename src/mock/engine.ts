@@ -34,7 +34,8 @@ import { validation } from './stages/validation.ts';
 import { view } from './stages/view.ts';
 import { targetsOf } from './targets.ts';
 import { type SnapshotOptions, stateApi } from './tokens/api.ts';
-import { type Persistence, type SnapshotInfo, TokenStore } from './tokens/token-states.ts';
+import type { Persistence, SnapshotInfo } from './tokens/held.ts';
+import { TokenStore } from './tokens/token-states.ts';
 
 export type { RawRequest, RawResponse } from './stages/context.ts';
 export { RESET_PATH } from './stages/route.ts';

@@ -7,7 +7,7 @@
 
 /** Token states kept in memory at most (the least recently used is evicted beyond; ./tokens/registry.ts). */
 export const MAX_TOKEN_STATES = 1000;
-/** Estimated bytes all token states may hold beyond the seeded data (./tokens/token-states.ts estimates). */
+/** Estimated bytes all token states may hold beyond the seeded data (./tokens/memory-states.ts estimates). */
 export const MEMORY_BUDGET = 256 * 1024 * 1024;
 
 export interface MockLimits {

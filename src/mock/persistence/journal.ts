@@ -97,6 +97,8 @@ export class Journal {
   private idle: (() => void)[] = [];
   /** Bumped by each write failure: a compaction that started before it is abandoned. */
   epoch = 0;
+  /** Bumped by each compaction's swap: the offsets start over in the new file. */
+  private generation = 0;
   compactedSize: number;
   readonly minCompactBytes: number;
   compacting: Promise<void> | undefined;
@@ -255,6 +257,16 @@ export class Journal {
 
   has(token: string): boolean {
     return this.index.has(token);
+  }
+
+  /**
+   * Changes whenever a token's entries do (the token store keeps its summary until then): a new
+   * line of it has a greater offset than its last, unless a compaction renumbered the lines or a
+   * failed write cut them (then the next line may land at a refused line's offset).
+   */
+  stamp(token: string): string | undefined {
+    const ranges = this.index.get(token);
+    return ranges && `${this.generation}.${this.epoch}.${ranges.at(-2)}`;
   }
 
   /** A token's image as its entries (written or still queued) leave it; undefined without entries. */
@@ -420,6 +432,7 @@ export class Journal {
     this.fd = fd;
     this.index = indexes.index;
     this.definitions = indexes.definitions;
+    this.generation++;
     this.written = written;
     this.compactedSize = written;
     this.entries = entries;

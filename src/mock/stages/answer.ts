@@ -6,8 +6,8 @@
  * the filters it did not apply).
  */
 
+import type { Ticket } from '../tokens/held.ts';
 import { resetConflict, stateEvicted, stateFileFailed } from '../tokens/refusals.ts';
-import type { Ticket } from '../tokens/token-states.ts';
 import type { Last, RawResponse, RequestContext, StoreResult } from './context.ts';
 import { json, refuseRouted } from './respond.ts';
 

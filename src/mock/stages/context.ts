@@ -14,7 +14,8 @@ import type { Cursor } from '../pagination.ts';
 import type { Projector } from '../project.ts';
 import type { OperationDecl } from '../resources.ts';
 import type { Scenario } from '../scenarios.ts';
-import type { Ticket, TokenStore } from '../tokens/token-states.ts';
+import type { Ticket } from '../tokens/held.ts';
+import type { TokenStore } from '../tokens/token-states.ts';
 
 /** A request as an adapter hands it over: lower-case header names; the body read on demand. */
 export interface RawRequest {
@@ -144,7 +145,7 @@ export interface Authorized {
   token: string;
 }
 
-/** Added by the ticket stage: a write's ticket on its state (../tokens/token-states.ts), closed once answered. */
+/** Added by the ticket stage: a write's ticket on its state (../tokens/memory-states.ts), closed once answered. */
 export interface Ticketed {
   ticket: Ticket | undefined;
 }

@@ -4,7 +4,7 @@
  * the pipeline; an API answer is counted for coverage (../coverage/recorder.ts), logged for the
  * inspector (../admin/request-log.ts) and given the CORS headers (but a dropped connection), and a
  * write's ticket (./ticket.ts) is closed, so that a reset meanwhile cancels it
- * (../tokens/token-states.ts).
+ * (../tokens/memory-states.ts).
  */
 
 import { corsHeaders, isDecodablePath, parseTarget, preflightHeaders } from '../../http/index.ts';

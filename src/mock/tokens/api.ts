@@ -9,8 +9,9 @@ import { fixturesOf, type MockFixtures } from '../model/fixtures.ts';
 import type { StoreData } from '../model/index.ts';
 import { SHARED_KEY } from '../persistence/entries.ts';
 import { randomHex } from './globals.ts';
+import type { SnapshotInfo } from './held.ts';
 import { snapshotNameProblem } from './names.ts';
-import type { SnapshotInfo, TokenStore } from './token-states.ts';
+import type { TokenStore } from './token-states.ts';
 
 /** `global: true` saves a global snapshot, owned by no state, that any token can fork (docs/mock.md "Forks"). */
 export interface SnapshotOptions {

@@ -2,7 +2,7 @@
  * The token states kept in memory, evicted by last use: a get or a write moves a state to the most
  * recently used end; beyond `maxStates` states, or beyond `maxBytes` of estimated cost, the least
  * recently used states are dropped (never the one being charged). The cost of a state is the
- * caller's estimate (./token-states.ts: the JSON bytes of the records it wrote plus the slots of the
+ * caller's estimate (./memory-states.ts: the JSON bytes of the records it wrote plus the slots of the
  * collections it copied), so the budget bounds what the states hold beyond the shared seeded data.
  */
 

@@ -1,251 +1,44 @@
 /**
- * Every token's state (or the one shared state), its named snapshots, and how changes reach them:
- * browser-safe, the state file being an injected {@link Persistence} (./../persistence/journal.ts in
- * Node). The engine asks this store for a state to read, opens a {@link Ticket} when a write request
- * arrives and commits the write's changes through it; a reset or restore cancels the tickets open on
- * that state, so a write that started before a reset never lands after it (the engine answers 409).
+ * The token store: every token's state in memory (./memory-states.ts: reads, writes, resets,
+ * eviction), plus what is kept beside a state: its named snapshots, the global snapshots owned by
+ * no state (./globals.ts) and the forks of them, and the listing of every state for the inspector
+ * (a state only in the state file summarized by ./file-states.ts).
  *
- * Memory: states live in a {@link Registry} evicted by last use. The cost of a state is estimated as
- * the JSON bytes of the records it wrote plus {@link SLOT_BYTES} per record of each collection it
- * copied. An evicted state is reloaded from the state file on its token's next request; without a
- * state file it is gone, and its token's requests are refused (410) until it is reset, instead of
- * silently reading the seeded data.
- *
- * Forks: a state may lie over a global snapshot (./globals.ts) instead of the seeded data. It starts
- * as a copy-on-write copy of that snapshot (sharing every collection and record until it writes),
- * costs only what it writes, goes back to that snapshot on a reset, and is journaled as a
- * reference to it plus its own changes.
+ * Forks: a state may lie over a global snapshot instead of the seeded data. It starts as a
+ * copy-on-write copy of that snapshot (sharing every collection and record until it writes), costs
+ * only what it writes, goes back to that snapshot on a reset, and is journaled as a reference to it
+ * plus its own changes.
  */
 
-import type { State } from '../collection-state.ts';
-import { DEFAULT_LIMITS, MAX_TOKEN_STATES, MEMORY_BUDGET } from '../limits.ts';
-import { keyField, type Rec, type StoreData } from '../model/index.ts';
+import { FileSummaries } from './file-states.ts';
+import { changesOver, type Definition, definitionId } from './globals.ts';
 import {
-  type Change,
-  type Entry,
-  type EntryCheck,
-  emptyImage,
-  type Origin,
-  SHARED_KEY,
-  type TokenImage,
-} from '../persistence/entries.ts';
-import { changesOver, type Definition, definitionId, definitionOf } from './globals.ts';
-import { loadCheck } from './load-check.ts';
-import { Registry } from './registry.ts';
+  type Held,
+  infoOf,
+  originOf,
+  type SnapshotInfo,
+  type StateSummary,
+  slotsOf,
+  type TokenStoreOptions,
+} from './held.ts';
+import { MemoryStates } from './memory-states.ts';
 
-/** Estimated bytes per record slot of a copied collection (its array cell and index entry). */
-export const SLOT_BYTES = 100;
-/** Keys of evicted states remembered (without a state file) to refuse their requests. */
-const MAX_TOMBSTONES = 100_000;
+/** A snapshot taken: what it is, whether its name was new, and when it is in the state file. */
+type Taken = { info: SnapshotInfo; created: boolean; durable: Promise<void> };
 
-/** What the store needs of a state file (the Node journal; absent in memory-only mode). */
-export interface Persistence {
-  has(token: string): boolean;
-  tokens(): string[];
-  load(token: string): TokenImage | undefined;
-  append(entry: Entry): Promise<void>;
-  /** Set by the store: why an entry is not loaded (./load-check.ts). */
-  check?: EntryCheck | undefined;
-  /** The current global snapshots, name -> definition id (a state file without forks may omit them). */
-  globalNames?: ReadonlyMap<string, string>;
-  /** A global snapshot's definition by id: the records it holds beyond the seeded data (checked by `check`). */
-  definition?(id: string): (Origin & { changes: Change[] }) | undefined;
-}
-
-export interface TokenStoreOptions {
-  /** The seeded state every token state starts from (never written). */
-  seed: State;
-  /** One state for every token. */
-  shared: boolean;
-  persistence?: Persistence;
-  maxStates?: number;
-  maxBytes?: number;
-  /** Snapshots one state may hold (./../limits.ts). */
-  maxSnapshots?: number;
-  /** Records one state may create per collection, and bytes of records it may hold (what a state file may load). */
-  maxRecords?: number;
-  maxStateBytes?: number;
-  /** Why a record from the state file breaks its collection's schema, or undefined. */
-  checkRecord?: (collection: string, record: Rec) => string | undefined;
-  now?: () => Date;
-}
-
-/** A write in flight: cancelled by a reset or restore of its state before it commits. */
-export interface Ticket {
-  key: string;
-  cancelled: boolean;
-}
-
-export interface SnapshotInfo {
-  name: string;
-  at: string;
-  collections: string[];
-}
-
-export interface StateSummary {
-  key: string;
-  /** Collections written since the last reset. */
-  changed: string[];
-  snapshots: SnapshotInfo[];
-  /** Estimated bytes this state holds beyond the seeded data. */
-  bytes: number;
-  /** `memory` (loaded) or `file` (only in the state file, loaded on its next request). */
-  where: 'memory' | 'file';
-  /** Every change of it is written to the state file (the mock runs with one). */
-  durable: boolean;
-  /** Its memory copy was rebuilt from the state file (at a restart, or after an eviction). */
-  fromFile: boolean;
-  /** The global snapshot a fork lies over (what a reset brings back); null: the seeded data. */
-  origin: { snapshot: string; at: string } | null;
-}
-
-/** A state as saved by a snapshot: its data, its own changed collections and what it lies over. */
-interface Saved {
-  at: string;
-  state: State;
-  changed: Set<string>;
-  origin?: Definition | undefined;
-}
-
-interface Held {
-  state: State;
-  /** Rebuilt from the state file, not written since a reset here. */
-  fromFile?: boolean;
-  /** Collections written since the last reset (a fork's: over its snapshot's). */
-  changed: Set<string>;
-  /** The global snapshot this state is a fork of; undefined: the seeded data. */
-  origin?: Definition | undefined;
-  snapshots: Map<string, Saved>;
-}
-
-/** Definitions no longer current that were rebuilt from the state file, kept for the next fork reloaded. */
-const MAX_RETIRED = 16;
-
-export class TokenStore {
-  private readonly seed: State;
-  readonly shared: boolean;
-  private readonly persistence: Persistence | undefined;
-  private readonly now: () => Date;
-  private readonly registry: Registry<Held>;
-  private readonly tickets = new Set<Ticket>();
-  private readonly tombstones = new Set<string>();
-  /** The global snapshots, by name, in the order they were made. */
-  private readonly globals = new Map<string, Definition>();
-  private readonly retired = new Map<string, Definition>();
-  readonly maxSnapshots: number;
+export class TokenStore extends MemoryStates {
+  private readonly fileSummaries: FileSummaries | undefined;
 
   constructor(options: TokenStoreOptions) {
-    this.seed = options.seed;
-    this.shared = options.shared;
-    this.persistence = options.persistence;
-    this.maxSnapshots = options.maxSnapshots ?? DEFAULT_LIMITS.maxSnapshots;
-    if (this.persistence) {
-      this.persistence.check = loadCheck({
-        seed: this.seed,
-        maxRecords: options.maxRecords ?? DEFAULT_LIMITS.maxRecords,
-        maxStateBytes: options.maxStateBytes ?? DEFAULT_LIMITS.maxStateBytes,
-        maxSnapshots: this.maxSnapshots,
-        ...(options.checkRecord && { checkRecord: options.checkRecord }),
-      });
-    }
-    this.now = options.now ?? (() => new Date());
-    this.registry = new Registry<Held>({
-      maxStates: options.maxStates ?? MAX_TOKEN_STATES,
-      maxBytes: options.maxBytes ?? MEMORY_BUDGET,
-      onEvict: (key) => {
-        if (this.persistence) return; // reloaded from the file on its next request
-        this.tombstones.add(key);
-        if (this.tombstones.size > MAX_TOMBSTONES)
-          this.tombstones.delete(this.tombstones.values().next().value as string);
-      },
-    });
-    for (const [name, id] of this.persistence?.globalNames ?? []) {
-      const definition = this.loadDefinition(id);
-      if (definition) this.globals.set(name, definition);
-    }
-  }
-
-  /** The key of a token's state (every token shares one key with `--shared-state`). */
-  keyOf(token: string): string {
-    return this.shared ? SHARED_KEY : token;
-  }
-
-  get limits(): { maxStates: number; maxBytes: number } {
-    return { maxStates: this.registry.maxStates, maxBytes: this.registry.maxBytes };
-  }
-
-  /** The state a token reads: its own, or the seeded one (until it writes, or if it was evicted). */
-  read(token: string): State {
-    const key = this.keyOf(token);
-    if (this.tombstones.has(key)) return this.seed;
-    return this.held(key, false)?.state ?? this.seed;
-  }
-
-  /** True when the token's state was evicted and cannot be reloaded (no state file). */
-  evicted(token: string): boolean {
-    return this.tombstones.has(this.keyOf(token));
-  }
-
-  /** Opens a write on a token's state (call {@link end} when the request is answered). */
-  begin(token: string): Ticket {
-    const ticket = { key: this.keyOf(token), cancelled: false };
-    this.tickets.add(ticket);
-    return ticket;
-  }
-
-  end(ticket: Ticket): void {
-    this.tickets.delete(ticket);
-  }
-
-  /**
-   * Applies a write's changed records, unless a reset or restore came first (`conflict`) or the
-   * state was evicted without a state file (`evicted`). With a state file, resolves once the
-   * change is durable; without one there is nothing to wait for (`applied`).
-   */
-  commit(
-    ticket: Ticket,
-    records: [collection: string, record: Rec][],
-  ): Promise<void> | 'applied' | 'conflict' | 'evicted' {
-    if (ticket.cancelled) return 'conflict';
-    if (this.tombstones.has(ticket.key)) return 'evicted';
-    const held = this.held(ticket.key, true) as Held;
-    const changes: Change[] = records.map(([collection, record]) => [
-      collection,
-      String(record[keyField(collection)]),
-      record,
-    ]);
-    const before = held.state.bytes;
-    let bytes = 0;
-    for (const [collection] of records) {
-      if (!held.changed.has(collection)) bytes += SLOT_BYTES * held.state.list(collection).length;
-      held.changed.add(collection);
-    }
-    held.state.commit(records);
-    this.registry.charge(ticket.key, bytes + held.state.bytes - before);
-    return this.persistence ? this.persistence.append({ op: 'put', token: ticket.key, changes }) : 'applied';
-  }
-
-  /** Back to the seeded data: one token's state, or every state (`all`). Snapshots stay. */
-  reset(token: string | { all: true }): Promise<void> {
-    if (typeof token !== 'string' && !this.shared) {
-      this.cancel(undefined);
-      this.tombstones.clear();
-      for (const [key, held] of this.registry.entries()) this.set(key, this.blank(held));
-      return this.persist({ op: 'reset', all: true });
-    }
-    const key = typeof token === 'string' ? this.keyOf(token) : SHARED_KEY;
-    this.cancel(key);
-    this.tombstones.delete(key);
-    const held = this.held(key, false);
-    if (held) this.set(key, this.blank(held));
-    return this.persist({ op: 'reset', token: key });
+    super(options);
+    this.fileSummaries = this.persistence && new FileSummaries(this.persistence);
   }
 
   /**
    * Saves a token's state as `name` (replacing one of that name: `created` false); `full` when the
    * state already holds {@link maxSnapshots} others (a snapshot costs its own state, never another's).
    */
-  snapshot(name: string, token: string): { info: SnapshotInfo; created: boolean; durable: Promise<void> } | 'full' {
+  snapshot(name: string, token: string): Taken | 'full' {
     const key = this.keyOf(token);
     const held = this.held(key, true) as Held;
     const at = this.now().toISOString();
@@ -272,19 +65,43 @@ export class TokenStore {
   }
 
   /**
+   * Restores snapshot `name` in every state that has it and resets the others (a snapshot of every
+   * state, taken state by state, made whole again). False, changing nothing, when none has it.
+   */
+  restoreEvery(name: string): Promise<void> | false {
+    const keys = this.keys();
+    const having = keys.filter((key) => this.held(key, false)?.snapshots.has(name));
+    if (having.length === 0) return false;
+    const done = keys.map((key) => (having.includes(key) ? this.restore(name, key) : this.reset(key)));
+    return Promise.all(done).then(() => undefined);
+  }
+
+  /** Deletes snapshot `name`; undefined when there is no such snapshot. */
+  drop(name: string, token: string): Promise<void> | undefined {
+    const key = this.keyOf(token);
+    const held = this.held(key, false);
+    if (!held?.snapshots.delete(name)) return undefined;
+    return this.persist({ op: 'drop', token: key, name });
+  }
+
+  snapshots(token: string): SnapshotInfo[] {
+    const held = this.held(this.keyOf(token), false);
+    return [...(held?.snapshots ?? [])].map(([name, snapshot]) => infoOf(name, snapshot));
+  }
+
+  /**
    * Saves a token's state as global snapshot `name`, owned by no state (replacing one of that name:
    * the forks of the one replaced keep it); `full` beyond {@link maxSnapshots} global snapshots.
    * The state file gets the snapshot's records whole, once: its forks name it.
    */
-  publish(name: string, token: string): { info: SnapshotInfo; created: boolean; durable: Promise<void> } | 'full' {
+  publish(name: string, token: string): Taken | 'full' {
     const held = this.held(this.keyOf(token), false);
-    const created = !this.globals.has(name);
+    const created = this.globals.get(name) === undefined;
     if (created && this.globals.size >= this.maxSnapshots) return 'full';
     const state = held ? held.state.fork() : this.seed.clone();
     const changed = new Set([...(held?.origin?.changed ?? []), ...(held?.changed ?? [])]);
     const definition: Definition = { name, id: definitionId(), at: this.now().toISOString(), state, changed };
-    this.globals.delete(name);
-    this.globals.set(name, definition);
+    this.globals.add(definition);
     const changes = this.persistence ? changesOver(this.seed, state, changed) : [];
     const durable = this.persist({ op: 'global', name, id: definition.id, at: definition.at, changes });
     return { info: infoOf(name, definition), created, durable };
@@ -298,7 +115,7 @@ export class TokenStore {
 
   /** The global snapshots, oldest first. */
   globalSnapshots(): SnapshotInfo[] {
-    return [...this.globals.values()].map((definition) => infoOf(definition.name, definition));
+    return this.globals.values().map((definition) => infoOf(definition.name, definition));
   }
 
   /**
@@ -315,53 +132,13 @@ export class TokenStore {
     return this.persist({ op: 'fork', token: key, name, id: definition.id, at: definition.at });
   }
 
-  /** Deletes snapshot `name`; undefined when there is no such snapshot. */
-  drop(name: string, token: string): Promise<void> | undefined {
-    const key = this.keyOf(token);
-    const held = this.held(key, false);
-    if (!held?.snapshots.delete(name)) return undefined;
-    return this.persist({ op: 'drop', token: key, name });
-  }
-
-  /** Keys of every state, loaded (last used first) or only in the state file; none is read from the file. */
-  keys(): string[] {
-    const loaded = this.registry
-      .entries()
-      .reverse()
-      .map(([key]) => key);
-    const inMemory = new Set(loaded);
-    return [...loaded, ...(this.persistence?.tokens() ?? []).filter((key) => !inMemory.has(key))];
-  }
-
   /**
-   * Restores snapshot `name` in every state that has it and resets the others (a snapshot of every
-   * state, taken state by state, made whole again). False, changing nothing, when none has it.
-   */
-  restoreEvery(name: string): Promise<void> | false {
-    const keys = this.keys();
-    const having = keys.filter((key) => this.held(key, false)?.snapshots.has(name));
-    if (having.length === 0) return false;
-    const done = keys.map((key) => (having.includes(key) ? this.restore(name, key) : this.reset(key)));
-    return Promise.all(done).then(() => undefined);
-  }
-
-  snapshots(token: string): SnapshotInfo[] {
-    const held = this.held(this.keyOf(token), false);
-    return [...(held?.snapshots ?? [])].map(([name, snapshot]) => infoOf(name, snapshot));
-  }
-
-  /** The data a token's state holds now (the seeded data for a token that never wrote). */
-  data(token: string): StoreData {
-    return this.read(token).data;
-  }
-
-  /**
-   * Every state, loaded or only in the state file, for the inspector. What a state only in the
-   * file changed is read from its entries (as its next request would load them, without keeping it).
+   * Every state, loaded (last used first) or only in the state file, for the inspector. What a state
+   * only in the file changed is read from its entries (as its next request would load them, without
+   * keeping it) when it changed since the last listing (./file-states.ts).
    */
   summaries(): StateSummary[] {
     const loaded = this.registry.entries().reverse();
-    const inMemory = new Set(loaded.map(([key]) => key));
     const durable = this.persistence !== undefined;
     const summary = ([key, held, bytes]: [string, Held, number]): StateSummary => ({
       key,
@@ -373,108 +150,8 @@ export class TokenStore {
       fromFile: held.fromFile === true,
       origin: originOf(held.origin),
     });
-    const onDisk = (this.persistence?.tokens() ?? [])
-      .filter((key) => !inMemory.has(key))
-      .map((key): StateSummary => {
-        const image = this.persistence?.load(key) ?? emptyImage();
-        const snapshots = [...image.snapshots].map(([name, { at, state }]) =>
-          infoOf(name, { at, changed: state.keys() }),
-        );
-        const changed = [...image.live.keys()];
-        const origin = originOf(image.origin);
-        return { key, changed, snapshots, bytes: 0, where: 'file', durable, fromFile: true, origin };
-      });
+    const inMemory = new Set(loaded.map(([key]) => key));
+    const onDisk = this.fileSummaries?.list(this.persistence?.tokens() ?? [], inMemory) ?? [];
     return [...loaded.map(summary), ...onDisk];
   }
-
-  /** Resident states and their estimated bytes. */
-  get usage(): { states: number; bytes: number } {
-    return { states: this.registry.size, bytes: this.registry.bytes };
-  }
-
-  private persist(entry: Entry): Promise<void> {
-    return this.persistence ? this.persistence.append(entry) : Promise.resolve();
-  }
-
-  private cancel(key: string | undefined): void {
-    for (const ticket of this.tickets) if (key === undefined || ticket.key === key) ticket.cancelled = true;
-  }
-
-  /** Back to what a state lies over: its global snapshot (a fork), else the seeded data. */
-  private blank(held: Held): Held {
-    return this.over(held.origin, held.snapshots);
-  }
-
-  /** A state with no changes of its own over `origin` (undefined: the seeded data). */
-  private over(origin: Definition | undefined, snapshots: Map<string, Saved>): Held {
-    return { state: origin ? origin.state.fork() : this.seed.clone(), changed: new Set(), origin, snapshots };
-  }
-
-  /** A definition a fork names: the current one of that name, or one rebuilt from the state file. */
-  private definition(origin: Origin): Definition | undefined {
-    const current = this.globals.get(origin.name);
-    if (current?.id === origin.id) return current;
-    const retired = this.retired.get(origin.id) ?? this.loadDefinition(origin.id);
-    if (retired && !this.retired.has(origin.id)) {
-      this.retired.set(origin.id, retired);
-      if (this.retired.size > MAX_RETIRED) this.retired.delete(this.retired.keys().next().value as string);
-    }
-    return retired;
-  }
-
-  /** A definition from the state file; undefined when it is missing or fails the load check (the journal's). */
-  private loadDefinition(id: string): Definition | undefined {
-    const line = this.persistence?.definition?.(id);
-    return line && definitionOf(this.seed, { name: line.name, id, at: line.at }, line.changes);
-  }
-
-  /** A loaded state, reloaded from the state file, or (`create`) a new one from the seeded data. */
-  private held(key: string, create: boolean): Held | undefined {
-    const found = this.registry.get(key);
-    if (found) return found;
-    const image = this.persistence?.has(key) ? this.persistence.load(key) : undefined;
-    if (!image && !create) return undefined;
-    const held = this.fromImage(image ?? emptyImage());
-    if (image) held.fromFile = true;
-    this.set(key, held);
-    return held;
-  }
-
-  /**
-   * Puts a state in the registry, its cost estimated (../collection-state.ts counts the bytes of its
-   * records; a fork's count starts at its snapshot's, which it shares and does not cost).
-   */
-  private set(key: string, held: Held): void {
-    let bytes = held.state.bytes - (held.origin?.state.bytes ?? 0) + slotsOf(held);
-    for (const snapshot of held.snapshots.values()) bytes += slotsOf(snapshot);
-    this.registry.set(key, held, bytes);
-  }
-
-  private fromImage(image: TokenImage): Held {
-    const build = (changes: TokenImage['live'], over: Origin | undefined) => {
-      const origin = over && this.definition(over);
-      const state = origin ? origin.state.fork() : this.seed.clone();
-      for (const [collection, records] of changes) for (const record of records.values()) state.put(collection, record);
-      return { state, changed: new Set(changes.keys()), origin };
-    };
-    const snapshots = new Map<string, Saved>();
-    for (const [name, snapshot] of image.snapshots)
-      snapshots.set(name, { at: snapshot.at, ...build(snapshot.state, snapshot.origin) });
-    return { ...build(image.live, image.origin), snapshots };
-  }
-}
-
-function originOf(origin: Origin | undefined): StateSummary['origin'] {
-  return origin ? { snapshot: origin.name, at: origin.at } : null;
-}
-
-function infoOf(name: string, snapshot: { at: string; changed: Iterable<string> }): SnapshotInfo {
-  return { name, at: snapshot.at, collections: [...snapshot.changed] };
-}
-
-/** The estimated bytes of the collections a state (or snapshot) copied: their record slots. */
-function slotsOf(held: { state: State; changed: Set<string> }): number {
-  let bytes = 0;
-  for (const collection of held.changed) bytes += SLOT_BYTES * held.state.list(collection).length;
-  return bytes;
 }
