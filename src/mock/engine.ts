@@ -183,7 +183,6 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   };
 
   const handle = (raw: RawRequest) => handleRaw(core, raw);
-
   return {
     handle: (request, options) => handleFetch(handle, request, options?.basePath),
     handleRaw: handle,
