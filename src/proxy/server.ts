@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../client/index.ts';
-import type { Contract } from '../conformance/index.ts';
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import { answerClientError, listen, preflightHeaders, type ServerTimeouts, serverOptionsOf } from '../http/index.ts';
 import { createExchangeChecker } from './check.ts';
@@ -91,12 +90,7 @@ function logOutcome(log: (line: string) => void, request: IncomingMessage, outco
   }
 }
 
-function createRecorder(
-  options: ProxyOptions,
-  upstream: string,
-  bundles: Bundle[],
-  contract: Contract,
-): Recorder | undefined {
+function createRecorder(options: ProxyOptions, upstream: string, bundles: Bundle[]): Recorder | undefined {
   if (options.record === undefined) return undefined;
   return new Recorder({
     file: options.record,
@@ -106,7 +100,6 @@ function createRecorder(
     // Credentials and payment data always, with the personal fields asked for (or the default ones).
     redactor: createRedactor([...(options.redact ?? DEFAULT_REDACT), ...credentialFields(bundles)]),
     model: recordModel(bundles),
-    contract,
     onError: (error) => (options.warn ?? console.warn)(`recording not written: ${error.message}`),
   });
 }
@@ -117,7 +110,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const checker = createExchangeChecker(bundles);
   const builder = new ReportBuilder(upstream.name);
   const log = options.log;
-  const recorder = createRecorder(options, upstream.name, bundles, checker.contract);
+  const recorder = createRecorder(options, upstream.name, bundles);
   // A previous recording is not replaced unasked; one that cannot be written fails now, not after an
   // hour of traffic.
   await recorder?.claim(options.overwrite ?? false);

@@ -8,7 +8,7 @@ export const giftCards: CollectionDecl = {
   name: 'giftCards',
   key: 'id',
   singular: 'gift card',
-  schema: { operationId: 'createGiftCard', shape: 'body' },
+  schema: { component: 'GiftCard' },
   operations: {
     createGiftCard: {
       kind: 'write',

@@ -8,7 +8,7 @@ export const metadata: CollectionDecl = {
   name: 'metadata',
   key: 'id',
   singular: 'metadata definition',
-  schema: { operationId: 'updateMetadataDefinition', shape: 'body' },
+  schema: { component: 'MetadataDefinition' },
   operations: {
     updateMetadataDefinition: {
       kind: 'write',

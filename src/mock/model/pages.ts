@@ -7,7 +7,7 @@ export const pages: CollectionDecl = {
   name: 'pages',
   key: 'id',
   singular: 'page',
-  schema: { operationId: 'updatePage', shape: 'body' },
+  schema: { component: 'Page' },
   operations: {
     updatePage: {
       kind: 'write',

@@ -7,7 +7,7 @@ export const stockrecords: CollectionDecl = {
   name: 'stockrecords',
   key: 'id',
   singular: 'stock record',
-  schema: { operationId: 'getStockRecord', shape: 'body' },
+  schema: { component: 'StockRecord' },
   operations: { getStockRecord: { kind: 'get', param: 'id' } },
   atExampleKey: (key, context) => [['stockrecords', copyAtKey(stockrecords, key, context)]],
   relations: [{ name: 'location', to: 'locations', keys: (r) => [r.location?.id] }],

@@ -309,7 +309,7 @@ export const subscriptions: CollectionDecl = {
   name: 'subscriptions',
   key: 'id',
   singular: 'subscription',
-  schema: { operationId: 'renewSubscription', shape: 'body' },
+  schema: { component: 'Subscription' },
   operations: {
     listSubscriptions: { kind: 'list', filters: SUBSCRIPTION_FILTERS, notApplied: SUBSCRIPTION_NOT_APPLIED },
     ...WRITES,

@@ -8,7 +8,7 @@ export const tickets: CollectionDecl = {
   name: 'tickets',
   key: 'id',
   singular: 'ticket',
-  schema: { operationId: 'getTicket', shape: 'body' },
+  schema: { component: 'Ticket' },
   operations: {
     getTicket: { kind: 'get', param: 'id' },
     updateTicket: {

@@ -82,7 +82,7 @@ export const transactions: CollectionDecl = {
   name: 'transactions',
   key: 'id',
   singular: 'transaction',
-  schema: { operationId: 'listSubscriptionTransactions', shape: 'item' },
+  schema: { component: 'Transaction' },
   operations: {
     listSubscriptionTransactions: {
       kind: 'list',

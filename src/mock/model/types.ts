@@ -21,13 +21,13 @@ export interface Templates {
 }
 
 /**
- * Which contract schema a collection's records satisfy: the 200 response of `operationId`, one of
- * the operations serving them (./index.ts refuses another).
+ * The contract schema a collection's records satisfy: schema component `component`
+ * (`#/components/schemas/<component>`) of the newest bundle defining it. It must be the record of
+ * (the body, an item of `results` or an element of) an answer of an operation serving them
+ * (./schemas.ts checks it).
  */
 export interface RecordSchema {
-  operationId: string;
-  /** The record is the response body, an item of its `results`, or an element of the body array. */
-  shape: 'body' | 'item' | 'element';
+  component: string;
 }
 
 /**
@@ -202,6 +202,11 @@ export interface CollectionDecl {
 
 /** A collection with what derives from the whole model's operations (./index.ts). */
 export interface Collection extends CollectionDecl {
+  /**
+   * The whole collection is one answer (its read has no path parameter: `GET /store/`): its records
+   * are not addressed by key, so neither checked for one nor taken from the examples by key.
+   */
+  singleton: boolean;
   /** Operations whose responses carry these records (for a proxy normalizing recorded traffic). */
   servedBy: string[];
   /** Operations whose path parameter is the key of one of these records (a 404 when it is none). */
