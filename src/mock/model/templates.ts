@@ -20,15 +20,15 @@ export function exampleOf(bundle: Bundle, operationId: string): Json {
 export function templatesOf(bundles: Bundle[]): Templates {
   const cache = new Map<string, Rec>();
   const ordered = [...bundles].sort((a, b) => versionRank(a.version) - versionRank(b.version));
-  return {
-    of(operationId) {
-      let found = cache.get(operationId);
-      if (!found) {
-        const bundle = ordered.find((b) => b.operations.some((o) => o.operationId === operationId));
-        found = bundle ? (exampleOf(bundle, operationId) as Rec) : {};
-        cache.set(operationId, found);
-      }
-      return structuredClone(found);
-    },
+  const of = (operationId: string): Json => {
+    let found = cache.get(operationId);
+    if (!found) {
+      const bundle = ordered.find((b) => b.operations.some((o) => o.operationId === operationId));
+      found = bundle ? (exampleOf(bundle, operationId) as Rec) : {};
+      cache.set(operationId, found);
+    }
+    return structuredClone(found);
   };
+  // `recordOf` is `of` typed by the component its caller names (the example's schema: Templates).
+  return { of, recordOf: of };
 }
