@@ -56,14 +56,19 @@ export function recordModel(bundles: Bundle[]): RecordModel {
       }
     }
   }
-  const components = new Map(views.map((view) => [view.name, view.schema?.component]));
+  // Each collection's component and the bundle it is read from (the newest defining it), found once.
+  const schemas = new Map(
+    views.flatMap(({ name, schema }) => {
+      const bundle = schema && bundleDefining(bundles, schema.component);
+      return schema && bundle ? [[name, { component: schema.component, bundle }] as const] : [];
+    }),
+  );
   return {
     sitesOf: (version, operationId) => sites.get(`${version} ${operationId}`) ?? [],
     keyOf: (collection) => keys.get(collection) ?? 'id',
     check(collection, record) {
-      const component = components.get(collection);
-      const bundle = component === undefined ? undefined : bundleDefining(bundles, component);
-      return bundle && component !== undefined ? checkComponent(bundle, component, record) : undefined;
+      const schema = schemas.get(collection);
+      return schema && checkComponent(schema.bundle, schema.component, record);
     },
   };
 }

@@ -6,7 +6,8 @@
  * cases against both). Beyond the schemas: integers must be safe integers and numbers finite
  * (`1e999` parses as Infinity), anywhere in the body and in integer path parameters; and no value
  * may nest deeper than {@link MAX_NESTING} levels, checked without recursion before any recursive
- * walk (ajv, the number check, a clone) can overflow the stack.
+ * walk (ajv, the number check, a clone) can overflow the stack. The same validator checks a value
+ * against a schema component (`checkComponent`: the mock's and the proxy's records).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -42,11 +43,8 @@ export interface OperationValidator {
   /** The query, coerced per the parameter schemas (arrays: repeated or comma-separated values). */
   checkQuery(search: URLSearchParams): { query: Record<string, unknown>; violations: Violation[] };
   checkBody(body: unknown): Violation[];
-  /**
-   * Checks a response body against the 200 response schema (compiled on first use); `subject`
-   * names the value in messages (`Fixture record` for a `--data` record; by default the field).
-   */
-  checkResponse(body: unknown, subject?: string): Violation[];
+  /** Checks a response body against the 200 response schema (compiled on first use). */
+  checkResponse(body: unknown): Violation[];
 }
 
 const kindOf = (document: Json, schema: Json): string => {
@@ -315,9 +313,9 @@ function operationValidator(
       const violations = validateBody(body) ? [] : violationsOf(validateBody.errors, 'body');
       return [...unsafe, ...violations.filter((v) => !unsafe.some((u) => u.field === v.field))];
     },
-    checkResponse(body, subject?: string) {
+    checkResponse(body) {
       if (!responseSchema) return [];
-      return checkValue(() => (validateResponse ??= compile(rebase(responseSchema, id))), body, subject);
+      return checkValue(() => (validateResponse ??= compile(rebase(responseSchema, id))), body);
     },
   };
 }
