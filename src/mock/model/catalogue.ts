@@ -53,14 +53,18 @@ export const METADATA_OBJECTS = [
 ] as const;
 const FIRST = ['Anna', 'Lukas', 'Marie', 'Jonas', 'Lena', 'Felix', 'Sofia', 'Paul', 'Emma', 'Noah'];
 const LAST = ['Schmidt', 'Gruber', 'Dubois', 'Meyer', 'Weber', 'Fischer', 'Huber', 'Rossi', 'Novak', 'Berg'];
-export const UTM_SOURCES = ['google', 'facebook', 'newsletter', null];
+export const UTM_SOURCES = ['google', 'facebook', 'newsletter', null] as const;
 export const SUBJECTS = ['Change of delivery address', 'Item arrived damaged', 'Where is my parcel?', 'Refund request'];
 export const FIRST_ORDER_NUMBER = 1001;
 
 const clone = <T>(value: T): T => structuredClone(value);
 export const money = (value: number): string => value.toFixed(2);
 /** The value at `index` of a non-empty list, going round (the seeds' every-value-in-turn). */
-export const cycle = <T>(values: readonly [T, ...T[]], index: number): T => values[index % values.length] ?? values[0];
+export function inTurn<T>(values: readonly [T, ...T[]], index: number): T {
+  const found = values[index % values.length];
+  // Always found (the index is in range); a null in the list is a value like any other.
+  return found === undefined ? values[0] : found;
+}
 
 /** A catalogue category; `fits` says which product titles belong in it (an invariant checks it). */
 export interface Category {

@@ -1,7 +1,7 @@
 /** Metadata definitions 1..40, `object` cycling through its enum. */
 import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { assignDeclared } from '../writes/common.ts';
-import { at, cycle, day, METADATA_OBJECTS } from './catalogue.ts';
+import { at, day, inTurn, METADATA_OBJECTS } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
 import type { CollectionDecl } from './types.ts';
 
@@ -35,7 +35,7 @@ export const metadata: CollectionDecl<StoredMetadataDefinition> = {
         id: i,
         key: `field_${i}`,
         name: `Field ${i}`,
-        object: cycle(METADATA_OBJECTS, i - 1),
+        object: inTurn(METADATA_OBJECTS, i - 1),
         enable_export: i % 2 === 0,
         enable_filter: i % 3 === 0,
         created_at: created,

@@ -8,6 +8,8 @@
  * transactions) and left unpaid by a past_due or retrying one; a retry pays the subscription's
  * latest unpaid order and makes it active.
  */
+
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import type { Bundle } from '../../contract/index.ts';
 import { clone, refuse } from '../writes/common.ts';
 import { pay } from '../writes/payments.ts';
@@ -17,6 +19,7 @@ import {
   day,
   dayOf,
   FIRST_ORDER_NUMBER,
+  inTurn,
   lineId,
   money,
   orderLine,
@@ -30,7 +33,14 @@ import {
 } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
 import { exampleOf } from './templates.ts';
-import type { CollectionDecl, FilterDecl, Rec, StoreReader, WriteOperation } from './types.ts';
+import type { CollectionDecl, FilterDecl, Rec, SeedContext, StoreReader, WriteOperation } from './types.ts';
+
+/**
+ * A subscription as the store holds it: the newest version's, with the field 2023-02-10 adds
+ * (`is_tax_known`, which this file's `view` fills in).
+ */
+export type StoredSubscription = DefaultSchemas['Subscription'] &
+  Partial<Pick<DefaultSchemas['SubscriptionV20230210'], 'is_tax_known'>>;
 
 export const SUBSCRIPTION_COUNT = 45;
 /** Orders (billing cycles) of seeded subscription `i`: subscription 1 has 25 (three pages of transactions). */
@@ -109,12 +119,12 @@ export function nestedLine(line: Rec, template: Rec, currency: string, stockreco
   return { id: line.id, metadata: line.metadata, price: line.price, quantity: line.quantity, product, stockrecord };
 }
 
-function seedSubscription(i: number, { prng, templates, users }: Parameters<CollectionDecl['seed']['record']>[1]) {
+function seedSubscription(i: number, { prng, templates, users }: SeedContext): StoredSubscription {
   const status = statusOf(i);
   const user = prng.pick(users);
   const created = at(prng.int(0, 60) * day + prng.int(0, day));
   const intervalCount = prng.pick([14, 30, 60]);
-  const sub = templates.of('listSubscriptions').results?.[0] ?? {};
+  const sub = templates.recordOf('listSubscriptions', 'Subscription');
   const lineTemplate = sub.lines?.[0] ?? {};
   const products = [prng.pick(PRODUCTS), ...(i % 4 === 0 ? [prng.pick(PRODUCTS)] : [])];
   sub.lines = products.map((p, k) => ({
@@ -156,7 +166,7 @@ function seedSubscription(i: number, { prng, templates, users }: Parameters<Coll
     is_tax_known: i % 2 === 1,
   });
   if (sub.attribution) {
-    sub.attribution.utm_source = UTM_SOURCES[(i - 1) % UTM_SOURCES.length];
+    sub.attribution.utm_source = inTurn(UTM_SOURCES, i - 1);
     sub.attribution.utm_campaign = i % 2 ? 'spring_2024' : null;
     sub.attribution.affiliate = i % 5 === 0 ? 'slowfashionblog' : null;
   }
@@ -203,7 +213,7 @@ function renewalOrder(state: StoreReader, record: Rec, cycle: number, now: strin
   return order;
 }
 
-const SUBSCRIPTION_FILTERS: FilterDecl[] = [
+const SUBSCRIPTION_FILTERS: FilterDecl<StoredSubscription>[] = [
   { param: 'status', kind: 'any', get: (r) => r.status },
   { param: 'payment_method', kind: 'any', get: (r) => r.payment_method },
   { param: 'card_type', kind: 'any', get: (r) => r.payment_details?.card_type },
@@ -227,7 +237,7 @@ const SUBSCRIPTION_FILTERS: FilterDecl[] = [
       'subaffiliate4',
       'subaffiliate5',
     ] as const
-  ).map((name): FilterDecl => ({ param: name, kind: 'eq', get: (r) => r.attribution?.[name] })),
+  ).map((name): FilterDecl<StoredSubscription> => ({ param: name, kind: 'eq', get: (r) => r.attribution?.[name] })),
 ];
 
 const SUBSCRIPTION_NOT_APPLIED = [
@@ -248,7 +258,7 @@ const SUBSCRIPTION_NOT_APPLIED = [
   'gateway_status',
 ];
 
-const WRITES: Record<string, WriteOperation> = {
+const WRITES: Record<string, WriteOperation<StoredSubscription>> = {
   renewSubscription: {
     kind: 'write',
     param: 'id',
@@ -305,7 +315,7 @@ const WRITES: Record<string, WriteOperation> = {
   },
 };
 
-export const subscriptions: CollectionDecl = {
+export const subscriptions: CollectionDecl<StoredSubscription> = {
   name: 'subscriptions',
   key: 'id',
   singular: 'subscription',

@@ -29,6 +29,10 @@ export function templatesOf(bundles: Bundle[]): Templates {
     }
     return structuredClone(found);
   };
-  // `recordOf` is `of` typed by the component its caller names (the example's schema: Templates).
-  return { of, recordOf: of };
+  // `recordOf` is `of` (a list's: its first item) typed by the component its caller names (Templates).
+  const recordOf = (operationId: string): Json => {
+    const example = of(operationId);
+    return Array.isArray(example?.results) ? (example.results[0] ?? {}) : example;
+  };
+  return { of, recordOf };
 }

@@ -1,7 +1,7 @@
 /** Tickets 1..50: every (`status`, `priority`) pair, each about one order, with one comment. */
 import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { assignDeclared, maxId } from '../writes/common.ts';
-import { at, cycle, day, PRODUCTS, SUBJECTS, TICKET_PRIORITIES, TICKET_STATUSES } from './catalogue.ts';
+import { at, day, inTurn, PRODUCTS, SUBJECTS, TICKET_PRIORITIES, TICKET_STATUSES } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
 import type { CollectionDecl } from './types.ts';
 
@@ -53,8 +53,8 @@ export const tickets: CollectionDecl<StoredTicket> = {
       const orders = store.orders ?? [];
       return Object.assign(record, {
         id: i,
-        status: cycle(TICKET_STATUSES, i - 1),
-        priority: cycle(TICKET_PRIORITIES, Math.floor((i - 1) / TICKET_STATUSES.length)),
+        status: inTurn(TICKET_STATUSES, i - 1),
+        priority: inTurn(TICKET_PRIORITIES, Math.floor((i - 1) / TICKET_STATUSES.length)),
         order: orders[(i - 1) % orders.length]?.number,
         requester: user.id,
         from_email: user.email,

@@ -12,6 +12,8 @@ import type { Prng } from '../prng.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: records are JSON walked generically.
 export type Rec = Record<string, any>;
+/** A transaction as the store holds it (the same in each version showing one); also made by ../writes/payments.ts. */
+export type StoredTransaction = DefaultSchemas['Transaction'];
 
 /*
  * The declarations below are generic in `R`, the record of their collection (a collection file
@@ -28,9 +30,10 @@ export interface Templates {
   /** The first example of `operationId` in the first bundle serving it; `{}` when none does. */
   of(operationId: string): Rec;
   /**
-   * The same, typed as a record of schema `component` for an operation answering with one: the
-   * contract's examples satisfy their schemas (test/contract/examples.test.ts checks each). A set of
-   * bundles not serving `operationId` gives `{}` (the seed's own fields are then all a record has).
+   * The same (a list's: the first of its `results`), typed as a record of schema `component` for an
+   * operation answering with one: the contract's examples satisfy their schemas
+   * (test/contract/examples.test.ts checks each). A set of bundles not serving `operationId` gives
+   * `{}` (the seed's own fields are then all a record has).
    */
   recordOf<K extends keyof DefaultSchemas>(operationId: string, component: K): DefaultSchemas[K];
 }
