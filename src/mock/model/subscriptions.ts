@@ -142,7 +142,7 @@ function seedSubscription(i: number, { prng, templates, users }: SeedContext): S
     variant_title: p.variant_title,
   }));
   const cycles = cyclesOf(i);
-  const total = sub.lines.reduce((sum: number, l: Rec) => sum + Number(l.price) * l.quantity, 0);
+  const total = sub.lines.reduce((sum, l) => sum + Number(l.price) * l.quantity, 0);
   Object.assign(sub, {
     id: i,
     status,
@@ -177,7 +177,7 @@ function seedSubscription(i: number, { prng, templates, users }: SeedContext): S
 }
 
 /** The next renewal date: one interval (in days, 30 when the interval is not in days) later. */
-function nextRenewal(record: Rec, now: string): string {
+function nextRenewal(record: StoredSubscription, now: string): string {
   const days = record.interval === 'day' ? Number(record.interval_count) || 30 : 30;
   const base = Date.parse(record.next_renewal_date ?? now);
   return new Date((Number.isNaN(base) ? Date.parse(now) : base) + days * 86_400_000)
@@ -186,12 +186,12 @@ function nextRenewal(record: Rec, now: string): string {
 }
 
 /** A renewal order of `record` for billing cycle `cycle`, unpaid. */
-function renewalOrder(state: StoreReader, record: Rec, cycle: number, now: string): Rec {
+function renewalOrder(state: StoreReader, record: StoredSubscription, cycle: number, now: string): Rec {
   const number = String(state.nextKey('orders'));
   const previous = state.get('orders', record.orders?.at(-1)?.order_number ?? '') ?? state.list('orders')[0] ?? {};
   const order: Rec = clone(previous);
   const template = (previous.lines?.[0] ?? {}) as Rec;
-  order.lines = ((record.lines ?? []) as Rec[]).map((line, k) =>
+  order.lines = (record.lines ?? []).map((line, k) =>
     orderLine(template, {
       product: productOf(Number(line.product_id)),
       id: lineId(number, k),
@@ -218,7 +218,7 @@ const SUBSCRIPTION_FILTERS: FilterDecl<StoredSubscription>[] = [
   { param: 'payment_method', kind: 'any', get: (r) => r.payment_method },
   { param: 'card_type', kind: 'any', get: (r) => r.payment_details?.card_type },
   { param: 'is_test', kind: 'bool', get: (r) => r.is_test },
-  { param: 'order_number', kind: 'eq', get: (r) => (r.orders ?? []).map((o: Rec) => o.order_number) },
+  { param: 'order_number', kind: 'eq', get: (r) => (r.orders ?? []).map((o) => o.order_number) },
   { param: 'customer_email', kind: 'eq', get: (r) => r.user?.email },
   { param: 'customer_phone_number', kind: 'eq', get: (r) => r.user?.phone_number },
   { param: 'cancel_reason', kind: 'eq', get: (r) => r.cancel_reason },
@@ -293,7 +293,7 @@ const WRITES: Record<string, WriteOperation<StoredSubscription>> = {
           : `has status ${r.status}; only a past_due or retrying subscription has a payment to retry`,
     },
     run: ({ state, record, now }) => {
-      const refs = (record.orders ?? []) as Rec[];
+      const refs = record.orders ?? [];
       const unpaid = refs
         .map((ref) => state.get('orders', ref.order_number))
         .filter((o): o is Rec => o !== undefined && Number(o.total_outstanding) > 0)
@@ -333,7 +333,7 @@ export const subscriptions: CollectionDecl<StoredSubscription> = {
     sub.num_orders = sub.orders.length;
     return [['subscriptions', sub]];
   },
-  relations: [{ name: 'orders', to: 'orders', keys: (r) => (r.orders ?? []).map((o: Rec) => o.order_number) }],
+  relations: [{ name: 'orders', to: 'orders', keys: (r) => (r.orders ?? []).map((o) => o.order_number) }],
   seed: { count: SUBSCRIPTION_COUNT, record: seedSubscription },
   view: (record, { bundle, list }) => {
     const template = nestedLineTemplate(bundle);
@@ -341,9 +341,7 @@ export const subscriptions: CollectionDecl<StoredSubscription> = {
     return {
       ...record,
       is_tax_known: record.is_tax_known ?? true,
-      lines: ((record.lines ?? []) as Rec[]).map((line) =>
-        nestedLine(line, template, record.currency, list('stockrecords')),
-      ),
+      lines: (record.lines ?? []).map((line) => nestedLine(line, template, record.currency, list('stockrecords'))),
     };
   },
 };
