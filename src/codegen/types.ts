@@ -114,6 +114,21 @@ function operationTable(documents: ReadonlyMap<ApiVersion, Json>) {
 }
 
 /**
+ * Every schema component (`#/components/schemas/<name>`) with the versions whose bundle defines it,
+ * in bundle order (newest first): the first is the version a component is read from.
+ */
+function componentTable(documents: ReadonlyMap<ApiVersion, Json>): Map<string, ApiVersion[]> {
+  const components = new Map<string, ApiVersion[]>();
+  for (const [version, document] of documents) {
+    const schemas = (document.components as Json | undefined)?.schemas as Json | undefined;
+    for (const name of Object.keys(schemas ?? {})) {
+      components.set(name, [...(components.get(name) ?? []), version]);
+    }
+  }
+  return components;
+}
+
+/**
  * src/contract/operations.generated.ts. Each operation's default version is the first version
  * (newest dated version first, `unstable` last, the order of redocly.yaml) whose bundle serves it;
  * in every bundle an operation accepts exactly that bundle's version, so the bundles are the only
@@ -135,14 +150,23 @@ export const VERSION_HEADER = ${q(versionHeaderName(all, documents))};
 export const OPERATIONS: { readonly [operation: string]: readonly ApiVersion[] } = {
 ${[...operations].map(([key, { versions: served }]) => `  ${q(key)}: [${served.map(q).join(', ')}],`).join('\n')}
 };
+
+/** Every schema component, by name, with the versions whose bundle defines it; the first is the newest. */
+export const COMPONENTS: { readonly [component: string]: readonly ApiVersion[] } = {
+${[...componentTable(documents)].map(([name, defined]) => `  ${q(name)}: [${defined.map(q).join(', ')}],`).join('\n')}
+};
 `;
 }
 
-/** generated/types/index.ts: the paths of each version, and every operation in its default version's shape. */
+/**
+ * generated/types/index.ts: the paths of each version, every operation in its default version's shape
+ * and every schema component in its newest version's shape.
+ */
 export function generateTypesIndex(documents: ReadonlyMap<ApiVersion, Json>): string {
   const versions = [...documents.keys()];
   const { operations } = operationTable(documents);
   const alias = (version: ApiVersion) => `Paths_${version.replace(/\W/g, '_')}`;
+  const components = (version: ApiVersion) => `Components_${version.replace(/\W/g, '_')}`;
   const byPath = new Map<string, string[]>();
   for (const { method, path, versions: served } of operations.values()) {
     const members = byPath.get(path) ?? [];
@@ -150,7 +174,7 @@ export function generateTypesIndex(documents: ReadonlyMap<ApiVersion, Json>): st
     byPath.set(path, members);
   }
   const q = quote;
-  return `${generatedBy('generated/openapi/*.json')}${versions.map((v) => `import type { paths as ${alias(v)} } from './${v}.js';`).join('\n')}
+  return `${generatedBy('generated/openapi/*.json')}${versions.map((v) => `import type { components as ${components(v)}, paths as ${alias(v)} } from './${v}.js';`).join('\n')}
 
 /** The \`paths\` of each API version. */
 export interface VersionPaths {
@@ -160,6 +184,11 @@ ${versions.map((v) => `  ${q(v)}: ${alias(v)};`).join('\n')}
 /** Every operation of every version, each in the shape of its default version. */
 export interface DefaultPaths {
 ${[...byPath].map(([path, members]) => `  ${q(path)}: {\n${members.join('\n')}\n  };`).join('\n')}
+}
+
+/** Every schema component, in the shape of the newest version whose bundle defines it. */
+export interface DefaultSchemas {
+${[...componentTable(documents)].map(([name, defined]) => `  ${q(name)}: ${components(defined[0] as ApiVersion)}['schemas'][${q(name)}];`).join('\n')}
 }
 `;
 }

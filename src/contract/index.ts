@@ -25,8 +25,17 @@ export {
   parameterExamples,
   responseMediaOf,
 } from './bundles.ts';
-export { type ApiVersion, OPERATIONS, VERSION_HEADER, VERSIONS } from './operations.generated.ts';
+export { type ApiVersion, COMPONENTS, OPERATIONS, VERSION_HEADER, VERSIONS } from './operations.generated.ts';
 export { findPackageJson, formatVersion, PACKAGE_NAME, type PackageInfo, packageInfo, packageRoot } from './package.ts';
+export {
+  componentName,
+  type DataPath,
+  RECORD_PATHS,
+  recordComponentsOf,
+  refSites,
+  samePath,
+  successSchemaOf,
+} from './ref-sites.ts';
 export {
   createRouter,
   pathParameterNames,
@@ -34,6 +43,12 @@ export {
   type RouteResult,
   type Router,
   templateToRegExp,
-  versionRank,
 } from './router.ts';
-export { operationKey, versionOf, versionsOf } from './version-of.ts';
+export {
+  bundleDefining,
+  componentVersion,
+  operationKey,
+  versionOf,
+  versionRank,
+  versionsOf,
+} from './version-of.ts';

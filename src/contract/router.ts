@@ -12,8 +12,7 @@
  *
  * Pure: no HTTP, no Prism, so it is unit-tested on its own.
  */
-import { VERSIONS } from './operations.generated.ts';
-import { versionsOf } from './version-of.ts';
+import { versionRank, versionsOf } from './version-of.ts';
 
 // The header's name is read from the bundles at build time (openapi/components/parameters).
 
@@ -82,12 +81,6 @@ export interface Router<T> {
   /** Versions served, in order. */
   readonly versions: readonly string[];
 }
-
-/** A version's place in {@link VERSIONS} (an unknown one last): the order of `allowed` and `versions`. */
-export const versionRank = (version: string) => {
-  const index = (VERSIONS as readonly string[]).indexOf(version);
-  return index === -1 ? VERSIONS.length : index;
-};
 
 /**
  * The version a request without the header gets: the operation's default from the contract's table

@@ -18,6 +18,7 @@ import { handleFetch } from './fetch.ts';
 import { limitsOf, type MockLimits, pageSizeOf, stateLimitsOf } from './limits.ts';
 import { applyFixtures, type MockFixtures, recordProblem } from './model/fixtures.ts';
 import { type StoreData, seedStore } from './model/index.ts';
+import { recordCheckOf } from './model/schemas.ts';
 import type { Scenario } from './scenarios.ts';
 import { answer } from './stages/answer.ts';
 import { auth } from './stages/auth.ts';
@@ -153,22 +154,21 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
   const pageSize = pageSizeOf(options.pageSize ?? DEFAULT_PAGE_SIZE);
   const now = options.now ?? (() => new Date());
   const targets = targetsOf(bundles);
-  const checks = new Map(targets.map((t) => [t.target.operation.operationId, t.target.validator]));
-  const check = (label: string) => (id: string, value: unknown) => checks.get(id)?.checkResponse(value, label);
   const seeded = seedStore(bundles, { seed });
   if (options.data !== undefined) {
-    const source = options.dataSource ?? 'data';
-    applyFixtures(seeded, options.data, { source, check: check('Fixture record'), warn: options.warn });
+    const fixtures = { source: options.dataSource ?? 'data', check: recordCheckOf(bundles, 'Fixture record') };
+    applyFixtures(seeded, options.data, { ...fixtures, warn: options.warn });
   }
   const limits = limitsOf(options.limits);
   const recorder = new CoverageRecorder(targets, limits.maxTokenStates, options.coverage !== false);
+  const stateCheck = recordCheckOf(bundles, 'Record');
   const core: EngineCore = {
     router: createRouter(targets),
     states: new TokenStore({
       seed: new State(seeded),
       shared: options.sharedState === true,
       ...stateLimitsOf(limits),
-      checkRecord: (collection, record) => recordProblem(collection, record, check('Record')),
+      checkRecord: (collection, record) => recordProblem(collection, record, stateCheck),
       now,
       ...(options.persistence && { persistence: options.persistence }),
     }),
@@ -181,7 +181,6 @@ export function createMockEngine(options: MockEngineOptions = {}): MockEngine {
     strictQuery: options.strictQuery === true,
     timestamp: secondsClock(now),
   };
-
   const handle = (raw: RawRequest) => handleRaw(core, raw);
   return {
     handle: (request, options) => handleFetch(handle, request, options?.basePath),

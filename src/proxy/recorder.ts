@@ -10,7 +10,6 @@
  * An existing recording is never overwritten silently: {@link Recorder.claim} refuses it unless asked.
  */
 import { rename, stat, writeFile } from 'node:fs/promises';
-import type { Contract } from '../conformance/index.ts';
 import type { MockFixtures } from '../mock/index.ts';
 import { type Collection, type RecordModel, valuesAt } from './records.ts';
 import type { Redactor } from './redact.ts';
@@ -64,7 +63,6 @@ export interface RecorderOptions {
   maxBytes?: number;
   redactor: Redactor;
   model: RecordModel;
-  contract: Contract;
   /** Told when a background write fails (the proxy logs it). */
   onError?: (error: Error) => void;
 }
@@ -125,15 +123,10 @@ export class Recorder {
   }
 
   private put(collection: Collection, record: Record<string, unknown>): void {
-    const check = this.options.model.fixtureCheck(collection);
-    if (!check) return;
-    const wrapped =
-      check.shape === 'item'
-        ? { next: null, previous: null, results: [record] }
-        : check.shape === 'element'
-          ? [record]
-          : record;
-    if (this.options.contract.validateValue(check.operation, 200, 'application/json', wrapped).length > 0) {
+    const { model } = this.options;
+    const violations = model.check(collection, record);
+    if (violations === undefined) return;
+    if (violations.length > 0) {
       this.skipped++;
       return;
     }
@@ -142,7 +135,7 @@ export class Recorder {
       records = new Map();
       this.collections.set(collection, records);
     }
-    const key = String(record[check.key] ?? '');
+    const key = String(record[model.keyOf(collection)] ?? '');
     if (!records.has(key) && records.size >= this.limit) {
       this.dropped++;
       return;

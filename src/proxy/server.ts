@@ -6,7 +6,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../client/index.ts';
-import type { Contract } from '../conformance/index.ts';
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import { answerClientError, listen, preflightHeaders, type ServerTimeouts, serverOptionsOf } from '../http/index.ts';
 import { createExchangeChecker } from './check.ts';
@@ -107,12 +106,7 @@ function logOutcome(
   }
 }
 
-function createRecorder(
-  options: ProxyOptions,
-  upstream: string,
-  bundles: Bundle[],
-  contract: Contract,
-): Recorder | undefined {
+function createRecorder(options: ProxyOptions, upstream: string, bundles: Bundle[]): Recorder | undefined {
   if (options.record === undefined) return undefined;
   return new Recorder({
     file: options.record,
@@ -122,7 +116,6 @@ function createRecorder(
     // Credentials and payment data always, with the personal fields asked for (or the default ones).
     redactor: createRedactor([...(options.redact ?? DEFAULT_REDACT), ...credentialFields(bundles)]),
     model: recordModel(bundles),
-    contract,
     onError: (error) => (options.warn ?? console.warn)(`recording not written: ${error.message}`),
   });
 }
@@ -132,7 +125,7 @@ async function contextOf(options: ProxyOptions): Promise<ExchangeContext> {
   const upstream = createUpstream(parseUpstream(options.upstream));
   const bundles = loadBundles(options.bundlesDir);
   const checker = createExchangeChecker(bundles);
-  const recorder = createRecorder(options, upstream.name, bundles, checker.contract);
+  const recorder = createRecorder(options, upstream.name, bundles);
   const warn = options.warn ?? console.warn;
   // A previous recording is not replaced unasked; one that cannot be written fails now, not after an
   // hour of traffic.

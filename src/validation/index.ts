@@ -9,7 +9,7 @@ export { ajvWithBundle } from './ajv.ts';
 export { formatField, type Violation } from './field.ts';
 export { preview, RECEIVED_MAX, ruleMessage } from './message.ts';
 export {
-  checkResponseOf,
+  checkComponent,
   MAX_NESTING,
   nestingViolation,
   type OperationValidator,

@@ -6,7 +6,8 @@
  * cases against both). Beyond the schemas: integers must be safe integers and numbers finite
  * (`1e999` parses as Infinity), anywhere in the body and in integer path parameters; and no value
  * may nest deeper than {@link MAX_NESTING} levels, checked without recursion before any recursive
- * walk (ajv, the number check, a clone) can overflow the stack.
+ * walk (ajv, the number check, a clone) can overflow the stack. The same validator checks a value
+ * against a schema component (`checkComponent`: the mock's and the proxy's records).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -42,11 +43,8 @@ export interface OperationValidator {
   /** The query, coerced per the parameter schemas (arrays: repeated or comma-separated values). */
   checkQuery(search: URLSearchParams): { query: Record<string, unknown>; violations: Violation[] };
   checkBody(body: unknown): Violation[];
-  /**
-   * Checks a response body against the 200 response schema (compiled on first use); `subject`
-   * names the value in messages (`Fixture record` for a `--data` record; by default the field).
-   */
-  checkResponse(body: unknown, subject?: string): Violation[];
+  /** Checks a response body against the 200 response schema (compiled on first use). */
+  checkResponse(body: unknown): Violation[];
 }
 
 const kindOf = (document: Json, schema: Json): string => {
@@ -178,26 +176,66 @@ export function validatorsOf(bundle: Bundle): Map<BundleOperation, OperationVali
   return validators;
 }
 
-/** Checks `body` against the 200 response of `operationId` in the first bundle serving it. */
-export function checkResponseOf(bundles: Bundle[], operationId: string, body: unknown): Violation[] | undefined {
-  for (const bundle of bundles) {
-    const operation = bundle.operations.find((o) => o.operationId === operationId);
-    if (operation) return validatorsOf(bundle).get(operation)?.checkResponse(body);
+/**
+ * The one ajv holding a bundle (as `mock-<version>`) that its operations' validators and its
+ * components' checks compile into, made on first use: start-up stays fast, memory holds only what
+ * was called.
+ */
+const ajvs = new WeakMap<Bundle, Ajv2020>();
+const idOf = (bundle: Bundle) => `mock-${bundle.version}`;
+function ajvOf(bundle: Bundle): Ajv2020 {
+  let ajv = ajvs.get(bundle);
+  if (!ajv) {
+    ajv = ajvWithBundle(bundle.document, idOf(bundle));
+    ajvs.set(bundle, ajv);
   }
-  return undefined;
+  return ajv;
+}
+
+/** Per bundle, a validator per schema component, compiled once on its first check. */
+const components = new WeakMap<Bundle, Map<string, ValidateFunction>>();
+
+/**
+ * Checks `value` against schema component `component` (`#/components/schemas/<component>`) of
+ * `bundle`, as a response body is checked (its nesting first); `subject` names the value in
+ * messages (`Fixture record field x: …`). Undefined when the bundle does not define it.
+ */
+export function checkComponent(
+  bundle: Bundle,
+  component: string,
+  value: unknown,
+  subject?: string,
+): Violation[] | undefined {
+  if (!Object.hasOwn(bundle.document?.components?.schemas ?? {}, component)) return undefined;
+  let byName = components.get(bundle);
+  if (!byName) {
+    byName = new Map();
+    components.set(bundle, byName);
+  }
+  const known = byName;
+  const pointer = `/components/schemas/${component.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const compile = () => {
+    let validate = known.get(component);
+    if (!validate) {
+      validate = ajvOf(bundle).compile({ $ref: `${idOf(bundle)}#${encodeURI(pointer)}` });
+      known.set(component, validate);
+    }
+    return validate;
+  };
+  return checkValue(compile, value, subject);
+}
+
+/** A response body or a record checked: its nesting first (ajv recurses), then its schema. */
+function checkValue(validator: () => ValidateFunction, value: unknown, subject?: string): Violation[] {
+  const tooDeep = nestingViolation(value, ['body'], MAX_NESTING, subject);
+  if (tooDeep) return [tooDeep];
+  const validate = validator();
+  return validate(value) ? [] : violationsOf(validate.errors, 'body', subject);
 }
 
 function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValidator> {
-  const id = `mock-${bundle.version}`;
-  // Compiled on first use (per bundle, per operation): start-up stays fast, memory holds only the
-  // validators of the operations called.
-  let shared: Ajv2020 | undefined;
-  const ajv = {
-    compile: (schema: object): ValidateFunction => {
-      shared ??= ajvWithBundle(bundle.document, id);
-      return shared.compile(schema);
-    },
-  };
+  const id = idOf(bundle);
+  const ajv = { compile: (schema: object): ValidateFunction => ajvOf(bundle).compile(schema) };
   const lazy = (schema: () => object): ValidateFunction => {
     let compiled: ValidateFunction | undefined;
     const validate = ((data: unknown) => {
@@ -275,12 +313,9 @@ function operationValidator(
       const violations = validateBody(body) ? [] : violationsOf(validateBody.errors, 'body');
       return [...unsafe, ...violations.filter((v) => !unsafe.some((u) => u.field === v.field))];
     },
-    checkResponse(body, subject?: string) {
+    checkResponse(body) {
       if (!responseSchema) return [];
-      const tooDeep = nestingViolation(body, ['body'], MAX_NESTING, subject);
-      if (tooDeep) return [tooDeep];
-      validateResponse ??= compile(rebase(responseSchema, id));
-      return validateResponse(body) ? [] : violationsOf(validateResponse.errors, 'body', subject);
+      return checkValue(() => (validateResponse ??= compile(rebase(responseSchema, id))), body);
     },
   };
 }

@@ -16,7 +16,7 @@ const store = engine.inspect();
 /** Every (collection, key, where) an example names. */
 function exampleKeys(): [string, string | number, string][] {
   const out: [string, string | number, string][] = [];
-  for (const collection of MODEL.filter((c) => c.schema?.shape !== 'element')) {
+  for (const collection of MODEL.filter((c) => !c.singleton)) {
     const shown = (where: string, record: Rec) => {
       out.push([collection.name, record[collection.key], where]);
       for (const relation of collection.relations)
@@ -52,7 +52,7 @@ describe('the contract’s examples are live records', () => {
     // Every collection of the model with records in a contract schema (the store is an array, not
     // keyed), and every collection a relation points to (locations).
     const expected = MODEL.filter(
-      (c) => (c.schema && c.schema.shape !== 'element') || MODEL.some((o) => o.relations.some((r) => r.to === c.name)),
+      (c) => (c.schema && !c.singleton) || MODEL.some((o) => o.relations.some((r) => r.to === c.name)),
     ).map((c) => c.name);
     expect(expected).toContain('locations');
     expect(new Set(keys.map(([c]) => c))).toEqual(new Set(expected));

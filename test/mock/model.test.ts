@@ -4,10 +4,13 @@
  * declaration that contradicts another is refused when the model loads.
  */
 import { describe, expect, it } from 'vitest';
+import { loadBundles } from '../../src/contract/index.ts';
 import { MODEL, withOperations } from '../../src/mock/model/index.ts';
+import { recordSchemaProblem } from '../../src/mock/model/schemas.ts';
 import { OPERATION_DECLS } from '../../src/mock/resources.ts';
 
-const declared = MODEL.map(({ servedBy: _, addressedBy: __, ...collection }) => collection);
+const declared = MODEL.map(({ servedBy: _, addressedBy: __, singleton: ___, ...collection }) => collection);
+const bundles = loadBundles();
 const named = (name: string) => MODEL.find((c) => c.name === name);
 
 describe('the declared model', () => {
@@ -37,11 +40,35 @@ describe('the declared model', () => {
     expect(() => withOperations(twice)).toThrow('getTicket is declared by both tickets and pages');
   });
 
-  it('refuses a schema link to an operation that does not serve the collection', () => {
-    const wrong = declared.map((c) =>
-      c.name === 'pages' ? { ...c, schema: { operationId: 'getTicket', shape: 'body' as const } } : c,
+  it('refuses a schema link to a component no bundle of the contract defines, when the model loads', () => {
+    const wrong = declared.map((c) => (c.name === 'pages' ? { ...c, schema: { component: 'Pagee' } } : c));
+    expect(() => withOperations(wrong)).toThrow(
+      'the schema of pages is Pagee, which no bundle of the contract defines',
     );
-    expect(() => withOperations(wrong)).toThrow('the schema of pages is the response of getTicket');
     expect(withOperations(declared)).toEqual(MODEL);
+  });
+
+  it('refuses a component that is not the record of an answer serving the collection', () => {
+    const pages = named('pages');
+    if (!pages) throw new Error('no pages');
+    // Ticket is defined (so the model loads), but updatePage answers with a Page.
+    expect(recordSchemaProblem({ ...pages, schema: { component: 'Ticket' } }, bundles)).toBe(
+      'the schema of pages is Ticket, which is not the record of an answer of updatePage serving it',
+    );
+    // A results item (transactions) and an array element (the store) are records too.
+    for (const collection of MODEL) expect(recordSchemaProblem(collection, bundles)).toBeUndefined();
+  });
+
+  it('accepts every collection whatever part of the bundles is served (a partial set cannot tell)', () => {
+    const subsets = Array.from({ length: 2 ** bundles.length - 1 }, (_, mask) =>
+      bundles.filter((__, i) => ((mask + 1) >> i) & 1),
+    );
+    for (const subset of [...subsets, [...bundles].reverse()]) {
+      for (const collection of MODEL) expect(recordSchemaProblem(collection, subset)).toBeUndefined();
+    }
+  });
+
+  it('knows the singleton (a read without a path parameter answers with the whole collection)', () => {
+    expect(MODEL.filter((c) => c.singleton).map((c) => c.name)).toEqual(['store']);
   });
 });

@@ -3,6 +3,7 @@
  * seed cycles through, the products new lines are priced from, the locations, people, order lines,
  * and the totals of an order (VAT 19% included, the mock's own arithmetic: the spec shows none).
  */
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import type { Prng } from '../prng.ts';
 import type { Rec } from './types.ts';
 
@@ -49,15 +50,21 @@ export const METADATA_OBJECTS = [
   'variant',
   'blog',
   'page',
-];
+] as const;
 const FIRST = ['Anna', 'Lukas', 'Marie', 'Jonas', 'Lena', 'Felix', 'Sofia', 'Paul', 'Emma', 'Noah'];
 const LAST = ['Schmidt', 'Gruber', 'Dubois', 'Meyer', 'Weber', 'Fischer', 'Huber', 'Rossi', 'Novak', 'Berg'];
-export const UTM_SOURCES = ['google', 'facebook', 'newsletter', null];
+export const UTM_SOURCES = ['google', 'facebook', 'newsletter', null] as const;
 export const SUBJECTS = ['Change of delivery address', 'Item arrived damaged', 'Where is my parcel?', 'Refund request'];
 export const FIRST_ORDER_NUMBER = 1001;
 
 const clone = <T>(value: T): T => structuredClone(value);
 export const money = (value: number): string => value.toFixed(2);
+/** The value at `index` of a non-empty list, going round (the seeds' every-value-in-turn). */
+export function inTurn<T>(values: readonly [T, ...T[]], index: number): T {
+  const found = values[index % values.length];
+  // Always found (the index is in range); a null in the list is a value like any other.
+  return found === undefined ? values[0] : found;
+}
 
 /** A catalogue category; `fits` says which product titles belong in it (an invariant checks it). */
 export interface Category {
@@ -141,7 +148,7 @@ export const at = (seconds: number) =>
   new Date(Date.UTC(2024, 0, 1) + seconds * 1000).toISOString().replace('.000Z', 'Z');
 export const day = 86_400;
 
-export function person(prng: Prng, template: Rec, id: number): Rec {
+export function person(prng: Prng, template: DefaultSchemas['User'], id: number): DefaultSchemas['User'] {
   const first = prng.pick(FIRST);
   const last = prng.pick(LAST);
   return {

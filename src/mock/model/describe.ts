@@ -4,6 +4,7 @@
  * them, so that a tool (a recording proxy, a snapshot) can put records of real traffic into the
  * right collection by key. Plain data, a copy: changing it changes nothing in the mock.
  */
+import { componentVersion } from '../../contract/index.ts';
 import type { FixtureCollection } from './fixtures.ts';
 import { MODEL } from './index.ts';
 
@@ -14,10 +15,10 @@ export interface CollectionView {
   key: string;
   singular: string;
   /**
-   * The schema its records satisfy: the 200 response of `operationId` (in the first version serving
-   * it), the record being the body, an item of `results`, or an element of the body array.
+   * The schema its records satisfy: schema component `component` (`#/components/schemas/<component>`)
+   * of the bundle of `version`, the newest version defining it (contract version order).
    */
-  schema: { operationId: string; shape: 'body' | 'item' | 'element' } | null;
+  schema: { component: string; version: string } | null;
   /** Operations whose 200 responses carry records of this collection. */
   servedBy: string[];
   /** Records of this collection nested in a field of other operations' responses. */
@@ -34,7 +35,7 @@ export function describeModel(): CollectionView[] {
     name: c.name,
     key: c.key,
     singular: c.singular,
-    schema: c.schema ? { ...c.schema } : null,
+    schema: c.schema ? { component: c.schema.component, version: componentVersion(c.schema.component) } : null,
     servedBy: [...c.servedBy],
     nestedIn: (c.nestedIn ?? []).map((n) => ({ ...n })),
     relations: c.relations.map((r) => ({ name: r.name, to: r.to })),

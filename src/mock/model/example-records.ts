@@ -6,7 +6,7 @@
  * is accepted in. ./links.ts then completes both sides of every relation they name.
  */
 import { type Bundle, deref, type Json, jsonMediaOf, responseMediaOf } from '../../contract/index.ts';
-import { checkResponseOf } from '../../validation/index.ts';
+import { recordCheckOf } from './schemas.ts';
 import type { Collection, CollectionDecl, ExampleContext, Rec, StoreData } from './types.ts';
 
 /** The records of `collection` in one example value (a page, an array, a record, or records by name). */
@@ -59,7 +59,7 @@ function laterState(record: Rec, known: Rec): boolean {
  */
 export function exampleRecords(bundles: Bundle[], collection: Collection): Rec[] {
   const schema = collection.schema;
-  if (!schema || schema.shape === 'element') return [];
+  if (!schema || collection.singleton) return [];
   const found = new Map<string, Rec>();
   const add = (record: Rec) => {
     const key = String(record[collection.key]);
@@ -78,10 +78,8 @@ export function exampleRecords(bundles: Bundle[], collection: Collection): Rec[]
   for (const { operationId, field } of collection.nestedIn ?? []) {
     for (const value of exampleValues(bundles, operationId)) for (const record of value?.[field] ?? []) add(record);
   }
-  return [...found.values()].filter((record) => {
-    const wrapped = schema.shape === 'item' ? { next: null, previous: null, results: [record] } : record;
-    return checkResponseOf(bundles, schema.operationId, wrapped)?.length === 0;
-  });
+  const check = recordCheckOf(bundles, 'Example record');
+  return [...found.values()].filter((record) => check(schema.component, record)?.length === 0);
 }
 
 /** The keys the path parameter examples of a collection's operations name (`1042`, `"100234"`). */

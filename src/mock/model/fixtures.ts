@@ -1,44 +1,32 @@
 /**
  * `--data` fixtures: records per collection replacing the seeded ones, each validated against the
- * contract schema its collection declares (./types.ts RecordSchema), keys unique (ids integers, order
- * numbers strings). A bad file is refused naming the file, the record and the field; a proxy
- * recording has its unservable records skipped with a warning instead.
+ * schema component its collection declares (./types.ts RecordSchema, checked by ./schemas.ts), keys
+ * unique (ids integers, order numbers strings). A bad file is refused naming the file, the record
+ * and the field; a proxy recording has its unservable records skipped with a warning instead.
  */
-import type { DefaultPaths } from '../../../generated/types/index.ts';
-import type { Violation } from '../../validation/index.ts';
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { collectionOf, MODEL } from './index.ts';
+import type { RecordCheck } from './schemas.ts';
 import type { Rec, StoreData } from './types.ts';
-
-/** The JSON body of the 200 answer of `method path`, in its default version's shape. */
-type Ok<P extends keyof DefaultPaths, M extends keyof DefaultPaths[P]> = DefaultPaths[P][M] extends {
-  responses: { 200: { content: { 'application/json': infer Body } } };
-}
-  ? Body
-  : never;
-type Item<List> = List extends { results?: infer Results }
-  ? NonNullable<Results> extends (infer I)[]
-    ? I
-    : never
-  : never;
 
 /**
  * Records per collection, as `--data file.json` holds them, typed by the generated types: each
- * collection's records in the shape of the response its model declares (./types.ts RecordSchema),
- * in that operation's default version. A fixture that breaks the contract fails at type-check; at
- * run time it is refused naming the field.
+ * collection's records in the shape of the schema component its model declares (./types.ts
+ * RecordSchema), in the newest version defining it. A fixture that breaks the contract fails at
+ * type-check; at run time it is refused naming the field.
  */
 export interface MockFixtures {
-  subscriptions?: Ok<'/subscriptions/{id}/renew/', 'post'>[];
-  transactions?: Item<Ok<'/subscriptions/{id}/transactions/', 'get'>>[];
-  fulfillmentOrders?: Ok<'/fulfillment-orders/{id}/cancellation-request/accept/', 'post'>[];
-  tickets?: Ok<'/tickets/{id}/', 'get'>[];
-  orders?: Ok<'/orders/{number}/add-line-items/', 'post'>[];
-  fulfillments?: Ok<'/orders/{number}/fulfillments/', 'get'>[];
-  stockrecords?: Ok<'/stockrecords/{id}/', 'get'>[];
-  giftCards?: Ok<'/gift-cards/', 'post'>[];
-  metadata?: Ok<'/metadata/{id}/', 'patch'>[];
-  pages?: Ok<'/pages/{id}/', 'put'>[];
-  store?: Ok<'/store/', 'get'>[number][];
+  subscriptions?: DefaultSchemas['Subscription'][];
+  transactions?: DefaultSchemas['Transaction'][];
+  fulfillmentOrders?: DefaultSchemas['FulfillmentOrder'][];
+  tickets?: DefaultSchemas['Ticket'][];
+  orders?: DefaultSchemas['Order'][];
+  fulfillments?: DefaultSchemas['OrderFulfillment'][];
+  stockrecords?: DefaultSchemas['StockRecord'][];
+  giftCards?: DefaultSchemas['GiftCard'][];
+  metadata?: DefaultSchemas['MetadataDefinition'][];
+  pages?: DefaultSchemas['Page'][];
+  store?: DefaultSchemas['Store'][];
 }
 export type FixtureCollection = keyof MockFixtures;
 
@@ -50,13 +38,10 @@ export class FixtureError extends Error {
 /** The collections a fixture file may name: every collection that declares a contract schema. */
 export const FIXTURE_COLLECTIONS = MODEL.filter((c) => c.schema).map((c) => c.name);
 
-/** Checks a response body against the 200 schema of `operationId` (absent: no bundle serves it). */
-export type ResponseCheck = (operationId: string, body: unknown) => Violation[] | undefined;
-
 /** Where fixture data comes from (named in messages), how its records are checked, who hears what is skipped. */
 export interface FixtureOptions {
   source: string;
-  check: ResponseCheck;
+  check: RecordCheck;
   warn?: (message: string) => void;
 }
 
@@ -102,7 +87,7 @@ export function applyFixtures(store: StoreData, data: unknown, options: FixtureO
 }
 
 /** Why one record breaks its collection's contract schema (a state file's record), or undefined. */
-export function recordProblem(name: string, record: unknown, check: ResponseCheck): string | undefined {
+export function recordProblem(name: string, record: unknown, check: RecordCheck): string | undefined {
   if (!collectionOf(name).schema) return undefined; // internal (locations): no contract shape
   return checkRecord(record, { name, where: name }, check, new Set());
 }
@@ -128,27 +113,23 @@ function labelOf(record: unknown, key: string, where: string): string {
 function checkRecord(
   record: unknown,
   at: { name: string; where: string },
-  check: ResponseCheck,
+  check: RecordCheck,
   seen: Set<string>,
 ): string | undefined {
   const { name, where } = at;
-  const { key, schema } = collectionOf(name);
-  const shape = schema?.shape ?? 'body';
+  const { key, schema, singleton } = collectionOf(name);
+  const component = schema?.component ?? '';
   const label = labelOf(record, key, where);
   if (!record || typeof record !== 'object' || Array.isArray(record)) return `${label}: not an object`;
-  const wrapped =
-    shape === 'item' ? { next: null, previous: null, results: [record] } : shape === 'element' ? [record] : record;
-  const violations = check(schema?.operationId ?? '', wrapped);
-  if (violations === undefined) return `${label}: ${name} needs ${schema?.operationId}, absent from the bundles`;
+  const violations = check(component, record);
+  if (violations === undefined) return `${label}: ${name} needs schema ${component}, absent from the bundles`;
   const first = violations[0];
   if (first) {
-    const prefix = shape === 'item' ? 3 : shape === 'element' ? 2 : 1;
-    const field = first.location.slice(prefix).join('.') || '(record)';
-    // The message names the field inside the record, not inside the response that wraps it.
-    const message = first.message.replace(` property ${first.location.slice(1).join('.')}`, ` field ${field}`);
-    return `${label}: field ${field} breaks the contract (${first.rule}): ${message}`;
+    // The location is the record's own (`body` stands for the record): the message names its field.
+    const field = first.location.slice(1).join('.') || '(record)';
+    return `${label}: field ${field} breaks the contract (${first.rule}): ${first.message}`;
   }
-  if (shape === 'element') return undefined;
+  if (singleton) return undefined;
   const value = (record as Rec)[key];
   if (typeof value === 'string' ? value.trim() === '' : !Number.isSafeInteger(value)) {
     return `${label}: field ${key} must be a safe integer or, for an order number, a non-empty string (rule key)`;

@@ -232,7 +232,7 @@ export const fulfillmentOrders: CollectionDecl = {
   name: 'fulfillmentOrders',
   key: 'id',
   singular: 'fulfillment order',
-  schema: { operationId: 'acceptCancellationRequest', shape: 'body' },
+  schema: { component: 'FulfillmentOrder' },
   operations: {
     listFulfillmentOrders: {
       kind: 'list',

@@ -11,7 +11,7 @@ export const fulfillments: CollectionDecl = {
   name: 'fulfillments',
   key: 'id',
   singular: 'fulfillment',
-  schema: { operationId: 'getOrderFulfillments', shape: 'body' },
+  schema: { component: 'OrderFulfillment' },
   // Served by getOrderFulfillments, declared with the orders it addresses (./orders.ts).
   operations: {},
   nestedIn: [{ operationId: 'addOrderLineItems', field: 'fulfillments' }],

@@ -1,14 +1,18 @@
 /** Gift cards 1..40 (`POST /gift-cards/` adds the next ids): a code, an initial amount, a balance. */
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { createPrng } from '../prng.ts';
 import { clone, refuse } from '../writes/common.ts';
 import { at, day, money } from './catalogue.ts';
 import type { CollectionDecl, Rec } from './types.ts';
 
-export const giftCards: CollectionDecl = {
+/** A gift card as the store holds it (shown by one version). */
+export type StoredGiftCard = DefaultSchemas['GiftCard'];
+
+export const giftCards: CollectionDecl<StoredGiftCard> = {
   name: 'giftCards',
   key: 'id',
   singular: 'gift card',
-  schema: { operationId: 'createGiftCard', shape: 'body' },
+  schema: { component: 'GiftCard' },
   operations: {
     createGiftCard: {
       kind: 'write',
@@ -27,7 +31,7 @@ export const giftCards: CollectionDecl = {
         const id = state.nextKey('giftCards');
         const prng = createPrng(`${seed}/gift-card/${id}`);
         const code = `GC-${prng.chars(4)}-${prng.chars(4)}-${prng.chars(4)}`;
-        const card: Rec = {
+        const card: StoredGiftCard = {
           id,
           code,
           last_four: code.slice(-4),
@@ -42,7 +46,8 @@ export const giftCards: CollectionDecl = {
         };
         // A field the contract may add that the write does not set: as the first card has it.
         const template = state.list('giftCards')[0] ?? {};
-        for (const name in template) if (!Object.hasOwn(card, name)) card[name] = clone(template[name]);
+        const fields: Rec = card; // walked by name: the template's fields are not known here
+        for (const name in template) if (!Object.hasOwn(card, name)) fields[name] = clone(template[name]);
         return { ok: true, body: card, changes: [['giftCards', card]] };
       },
     },
@@ -55,7 +60,7 @@ export const giftCards: CollectionDecl = {
       const initial = money(prng.pick([10, 25, 50, 100]));
       const created = at(prng.int(0, 140) * day);
       return {
-        ...templates.of('createGiftCard'),
+        ...templates.recordOf('createGiftCard', 'GiftCard'),
         id: i,
         code,
         last_four: code.slice(-4),

@@ -5,7 +5,7 @@
  * state table (../transitions.ts), version views and invariants (../invariants.ts) all derive from
  * {@link MODEL}.
  */
-import type { Bundle } from '../../contract/index.ts';
+import { type Bundle, COMPONENTS } from '../../contract/index.ts';
 import { createPrng } from '../prng.ts';
 import { person } from './catalogue.ts';
 import { exampleKeys, exampleRecords, exampleRequests, putRecord } from './example-records.ts';
@@ -17,6 +17,7 @@ import { locations } from './locations.ts';
 import { metadata } from './metadata.ts';
 import { orders } from './orders.ts';
 import { pages } from './pages.ts';
+import { recordSchemaProblem } from './schemas.ts';
 import { stockrecords } from './stockrecords.ts';
 import { store } from './store.ts';
 import { subscriptions } from './subscriptions.ts';
@@ -47,7 +48,8 @@ const DECLARED: readonly CollectionDecl[] = [
  * The collections with the operations serving their records (their own, but for a read declaring
  * that it serves another's) and addressing them by key (their own with a path parameter, and the
  * lists of their children: `/subscriptions/{id}/transactions/`). Refuses an operation declared by
- * two collections, and a schema link to an operation that does not serve the collection's records.
+ * two collections, and a schema link to a component the contract does not define (whether it is a
+ * record of an answer serving the collection needs the bundles: ./schemas.ts, when seeding).
  */
 export function withOperations(declared: readonly CollectionDecl[]): Collection[] {
   const owners = new Map<string, string>();
@@ -69,12 +71,12 @@ export function withOperations(declared: readonly CollectionDecl[]): Collection[
         if (addresses === collection.name) addressedBy.push(operationId);
       }
     }
-    const schema = collection.schema?.operationId;
-    if (schema !== undefined && !servedBy.includes(schema))
-      throw new Error(
-        `the schema of ${collection.name} is the response of ${schema}, which does not serve its records`,
-      );
-    return { ...collection, servedBy, addressedBy };
+    const component = collection.schema?.component;
+    if (component !== undefined && !Object.hasOwn(COMPONENTS, component))
+      throw new Error(`the schema of ${collection.name} is ${component}, which no bundle of the contract defines`);
+    // A read without a path parameter answers with the whole collection (`GET /store/`).
+    const singleton = Object.values(collection.operations).some((o) => o.kind === 'get' && o.param === undefined);
+    return { ...collection, servedBy, addressedBy, singleton };
   });
 }
 
@@ -130,6 +132,10 @@ const sameBundles = (a: Bundle[], b: Bundle[]) => a.length === b.length && a.eve
 
 function generate(bundles: Bundle[], seed: string): StoreData {
   const options = { seed };
+  for (const collection of MODEL) {
+    const problem = recordSchemaProblem(collection, bundles);
+    if (problem) throw new Error(problem);
+  }
   const prng = createPrng(options.seed);
   const templates = templatesOf(bundles);
   const data: StoreData = {};

@@ -1,14 +1,18 @@
 /** Metadata definitions 1..40, `object` cycling through its enum. */
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { assignDeclared } from '../writes/common.ts';
-import { at, day, METADATA_OBJECTS } from './catalogue.ts';
+import { at, day, inTurn, METADATA_OBJECTS } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
 import type { CollectionDecl } from './types.ts';
 
-export const metadata: CollectionDecl = {
+/** A metadata definition as the store holds it (shown by one version). */
+export type StoredMetadataDefinition = DefaultSchemas['MetadataDefinition'];
+
+export const metadata: CollectionDecl<StoredMetadataDefinition> = {
   name: 'metadata',
   key: 'id',
   singular: 'metadata definition',
-  schema: { operationId: 'updateMetadataDefinition', shape: 'body' },
+  schema: { component: 'MetadataDefinition' },
   operations: {
     updateMetadataDefinition: {
       kind: 'write',
@@ -27,11 +31,11 @@ export const metadata: CollectionDecl = {
     record: (i, { prng, templates }) => {
       const created = at(prng.int(0, 140) * day);
       return {
-        ...templates.of('updateMetadataDefinition'),
+        ...templates.recordOf('updateMetadataDefinition', 'MetadataDefinition'),
         id: i,
         key: `field_${i}`,
         name: `Field ${i}`,
-        object: METADATA_OBJECTS[(i - 1) % METADATA_OBJECTS.length],
+        object: inTurn(METADATA_OBJECTS, i - 1),
         enable_export: i % 2 === 0,
         enable_filter: i % 3 === 0,
         created_at: created,

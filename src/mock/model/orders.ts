@@ -155,7 +155,7 @@ export const orders: CollectionDecl = {
   name: 'orders',
   key: 'number',
   singular: 'order',
-  schema: { operationId: 'addOrderLineItems', shape: 'body' },
+  schema: { component: 'Order' },
   operations: {
     ...WRITES,
     getOrderFulfillments: {

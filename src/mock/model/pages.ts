@@ -1,13 +1,17 @@
 /** Pages 1..40 (`PUT /pages/{id}/`). */
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { assignDeclared } from '../writes/common.ts';
 import { copyAtKey } from './example-records.ts';
 import type { CollectionDecl } from './types.ts';
 
-export const pages: CollectionDecl = {
+/** A page as the store holds it (shown by one version). */
+export type StoredPage = DefaultSchemas['Page'];
+
+export const pages: CollectionDecl<StoredPage> = {
   name: 'pages',
   key: 'id',
   singular: 'page',
-  schema: { operationId: 'updatePage', shape: 'body' },
+  schema: { component: 'Page' },
   operations: {
     updatePage: {
       kind: 'write',
@@ -23,7 +27,7 @@ export const pages: CollectionDecl = {
   seed: {
     count: 40,
     record: (i, { templates }) => ({
-      ...templates.of('updatePage'),
+      ...templates.recordOf('updatePage', 'Page'),
       id: i,
       slug: `page-${i}`,
       title: `Page ${i}`,

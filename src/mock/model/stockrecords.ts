@@ -1,13 +1,17 @@
 /** Stock records (`GET /stockrecords/{id}/`): one per product × location, cycling. */
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { at, day, PRODUCTS, type Product } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
 import type { CollectionDecl, Rec } from './types.ts';
 
-export const stockrecords: CollectionDecl = {
+/** A stock record as the store holds it (shown by one version). */
+export type StoredStockRecord = DefaultSchemas['StockRecord'];
+
+export const stockrecords: CollectionDecl<StoredStockRecord> = {
   name: 'stockrecords',
   key: 'id',
   singular: 'stock record',
-  schema: { operationId: 'getStockRecord', shape: 'body' },
+  schema: { component: 'StockRecord' },
   operations: { getStockRecord: { kind: 'get', param: 'id' } },
   atExampleKey: (key, context) => [['stockrecords', copyAtKey(stockrecords, key, context)]],
   relations: [{ name: 'location', to: 'locations', keys: (r) => [r.location?.id] }],
@@ -19,7 +23,7 @@ export const stockrecords: CollectionDecl = {
       const loc = locations[(i - 1) % locations.length] as Rec;
       const inStock = prng.int(0, 300);
       const allocated = prng.int(0, Math.min(inStock, 40));
-      return Object.assign(templates.of('getStockRecord'), {
+      return Object.assign(templates.recordOf('getStockRecord', 'StockRecord'), {
         id: i,
         sku: `${product.sku}-${loc.id}`,
         product: { id: product.id, name: product.title },

@@ -5,7 +5,7 @@ export const store: CollectionDecl = {
   name: 'store',
   key: 'id',
   singular: 'store',
-  schema: { operationId: 'getStore', shape: 'element' },
+  schema: { component: 'Store' },
   operations: { getStore: { kind: 'get' } },
   relations: [],
   seed: {

@@ -8,6 +8,8 @@
  * transactions) and left unpaid by a past_due or retrying one; a retry pays the subscription's
  * latest unpaid order and makes it active.
  */
+
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import type { Bundle } from '../../contract/index.ts';
 import { clone, refuse } from '../writes/common.ts';
 import { pay } from '../writes/payments.ts';
@@ -17,6 +19,7 @@ import {
   day,
   dayOf,
   FIRST_ORDER_NUMBER,
+  inTurn,
   lineId,
   money,
   orderLine,
@@ -30,7 +33,14 @@ import {
 } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
 import { exampleOf } from './templates.ts';
-import type { CollectionDecl, FilterDecl, Rec, StoreReader, WriteOperation } from './types.ts';
+import type { CollectionDecl, FilterDecl, Rec, SeedContext, StoreReader, WriteOperation } from './types.ts';
+
+/**
+ * A subscription as the store holds it: the newest version's, with the field 2023-02-10 adds
+ * (`is_tax_known`, which this file's `view` fills in).
+ */
+export type StoredSubscription = DefaultSchemas['Subscription'] &
+  Partial<Pick<DefaultSchemas['SubscriptionV20230210'], 'is_tax_known'>>;
 
 export const SUBSCRIPTION_COUNT = 45;
 /** Orders (billing cycles) of seeded subscription `i`: subscription 1 has 25 (three pages of transactions). */
@@ -109,12 +119,12 @@ export function nestedLine(line: Rec, template: Rec, currency: string, stockreco
   return { id: line.id, metadata: line.metadata, price: line.price, quantity: line.quantity, product, stockrecord };
 }
 
-function seedSubscription(i: number, { prng, templates, users }: Parameters<CollectionDecl['seed']['record']>[1]) {
+function seedSubscription(i: number, { prng, templates, users }: SeedContext): StoredSubscription {
   const status = statusOf(i);
   const user = prng.pick(users);
   const created = at(prng.int(0, 60) * day + prng.int(0, day));
   const intervalCount = prng.pick([14, 30, 60]);
-  const sub = templates.of('listSubscriptions').results?.[0] ?? {};
+  const sub = templates.recordOf('listSubscriptions', 'Subscription');
   const lineTemplate = sub.lines?.[0] ?? {};
   const products = [prng.pick(PRODUCTS), ...(i % 4 === 0 ? [prng.pick(PRODUCTS)] : [])];
   sub.lines = products.map((p, k) => ({
@@ -132,7 +142,7 @@ function seedSubscription(i: number, { prng, templates, users }: Parameters<Coll
     variant_title: p.variant_title,
   }));
   const cycles = cyclesOf(i);
-  const total = sub.lines.reduce((sum: number, l: Rec) => sum + Number(l.price) * l.quantity, 0);
+  const total = sub.lines.reduce((sum, l) => sum + Number(l.price) * l.quantity, 0);
   Object.assign(sub, {
     id: i,
     status,
@@ -156,7 +166,7 @@ function seedSubscription(i: number, { prng, templates, users }: Parameters<Coll
     is_tax_known: i % 2 === 1,
   });
   if (sub.attribution) {
-    sub.attribution.utm_source = UTM_SOURCES[(i - 1) % UTM_SOURCES.length];
+    sub.attribution.utm_source = inTurn(UTM_SOURCES, i - 1);
     sub.attribution.utm_campaign = i % 2 ? 'spring_2024' : null;
     sub.attribution.affiliate = i % 5 === 0 ? 'slowfashionblog' : null;
   }
@@ -167,7 +177,7 @@ function seedSubscription(i: number, { prng, templates, users }: Parameters<Coll
 }
 
 /** The next renewal date: one interval (in days, 30 when the interval is not in days) later. */
-function nextRenewal(record: Rec, now: string): string {
+function nextRenewal(record: StoredSubscription, now: string): string {
   const days = record.interval === 'day' ? Number(record.interval_count) || 30 : 30;
   const base = Date.parse(record.next_renewal_date ?? now);
   return new Date((Number.isNaN(base) ? Date.parse(now) : base) + days * 86_400_000)
@@ -176,12 +186,12 @@ function nextRenewal(record: Rec, now: string): string {
 }
 
 /** A renewal order of `record` for billing cycle `cycle`, unpaid. */
-function renewalOrder(state: StoreReader, record: Rec, cycle: number, now: string): Rec {
+function renewalOrder(state: StoreReader, record: StoredSubscription, cycle: number, now: string): Rec {
   const number = String(state.nextKey('orders'));
   const previous = state.get('orders', record.orders?.at(-1)?.order_number ?? '') ?? state.list('orders')[0] ?? {};
   const order: Rec = clone(previous);
   const template = (previous.lines?.[0] ?? {}) as Rec;
-  order.lines = ((record.lines ?? []) as Rec[]).map((line, k) =>
+  order.lines = (record.lines ?? []).map((line, k) =>
     orderLine(template, {
       product: productOf(Number(line.product_id)),
       id: lineId(number, k),
@@ -203,12 +213,12 @@ function renewalOrder(state: StoreReader, record: Rec, cycle: number, now: strin
   return order;
 }
 
-const SUBSCRIPTION_FILTERS: FilterDecl[] = [
+const SUBSCRIPTION_FILTERS: FilterDecl<StoredSubscription>[] = [
   { param: 'status', kind: 'any', get: (r) => r.status },
   { param: 'payment_method', kind: 'any', get: (r) => r.payment_method },
   { param: 'card_type', kind: 'any', get: (r) => r.payment_details?.card_type },
   { param: 'is_test', kind: 'bool', get: (r) => r.is_test },
-  { param: 'order_number', kind: 'eq', get: (r) => (r.orders ?? []).map((o: Rec) => o.order_number) },
+  { param: 'order_number', kind: 'eq', get: (r) => (r.orders ?? []).map((o) => o.order_number) },
   { param: 'customer_email', kind: 'eq', get: (r) => r.user?.email },
   { param: 'customer_phone_number', kind: 'eq', get: (r) => r.user?.phone_number },
   { param: 'cancel_reason', kind: 'eq', get: (r) => r.cancel_reason },
@@ -227,7 +237,7 @@ const SUBSCRIPTION_FILTERS: FilterDecl[] = [
       'subaffiliate4',
       'subaffiliate5',
     ] as const
-  ).map((name): FilterDecl => ({ param: name, kind: 'eq', get: (r) => r.attribution?.[name] })),
+  ).map((name): FilterDecl<StoredSubscription> => ({ param: name, kind: 'eq', get: (r) => r.attribution?.[name] })),
 ];
 
 const SUBSCRIPTION_NOT_APPLIED = [
@@ -248,7 +258,7 @@ const SUBSCRIPTION_NOT_APPLIED = [
   'gateway_status',
 ];
 
-const WRITES: Record<string, WriteOperation> = {
+const WRITES: Record<string, WriteOperation<StoredSubscription>> = {
   renewSubscription: {
     kind: 'write',
     param: 'id',
@@ -283,7 +293,7 @@ const WRITES: Record<string, WriteOperation> = {
           : `has status ${r.status}; only a past_due or retrying subscription has a payment to retry`,
     },
     run: ({ state, record, now }) => {
-      const refs = (record.orders ?? []) as Rec[];
+      const refs = record.orders ?? [];
       const unpaid = refs
         .map((ref) => state.get('orders', ref.order_number))
         .filter((o): o is Rec => o !== undefined && Number(o.total_outstanding) > 0)
@@ -305,11 +315,11 @@ const WRITES: Record<string, WriteOperation> = {
   },
 };
 
-export const subscriptions: CollectionDecl = {
+export const subscriptions: CollectionDecl<StoredSubscription> = {
   name: 'subscriptions',
   key: 'id',
   singular: 'subscription',
-  schema: { operationId: 'renewSubscription', shape: 'body' },
+  schema: { component: 'Subscription' },
   operations: {
     listSubscriptions: { kind: 'list', filters: SUBSCRIPTION_FILTERS, notApplied: SUBSCRIPTION_NOT_APPLIED },
     ...WRITES,
@@ -323,7 +333,7 @@ export const subscriptions: CollectionDecl = {
     sub.num_orders = sub.orders.length;
     return [['subscriptions', sub]];
   },
-  relations: [{ name: 'orders', to: 'orders', keys: (r) => (r.orders ?? []).map((o: Rec) => o.order_number) }],
+  relations: [{ name: 'orders', to: 'orders', keys: (r) => (r.orders ?? []).map((o) => o.order_number) }],
   seed: { count: SUBSCRIPTION_COUNT, record: seedSubscription },
   view: (record, { bundle, list }) => {
     const template = nestedLineTemplate(bundle);
@@ -331,9 +341,7 @@ export const subscriptions: CollectionDecl = {
     return {
       ...record,
       is_tax_known: record.is_tax_known ?? true,
-      lines: ((record.lines ?? []) as Rec[]).map((line) =>
-        nestedLine(line, template, record.currency, list('stockrecords')),
-      ),
+      lines: (record.lines ?? []).map((line) => nestedLine(line, template, record.currency, list('stockrecords'))),
     };
   },
 };

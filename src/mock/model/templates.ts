@@ -20,15 +20,19 @@ export function exampleOf(bundle: Bundle, operationId: string): Json {
 export function templatesOf(bundles: Bundle[]): Templates {
   const cache = new Map<string, Rec>();
   const ordered = [...bundles].sort((a, b) => versionRank(a.version) - versionRank(b.version));
-  return {
-    of(operationId) {
-      let found = cache.get(operationId);
-      if (!found) {
-        const bundle = ordered.find((b) => b.operations.some((o) => o.operationId === operationId));
-        found = bundle ? (exampleOf(bundle, operationId) as Rec) : {};
-        cache.set(operationId, found);
-      }
-      return structuredClone(found);
-    },
+  const of = (operationId: string): Json => {
+    let found = cache.get(operationId);
+    if (!found) {
+      const bundle = ordered.find((b) => b.operations.some((o) => o.operationId === operationId));
+      found = bundle ? (exampleOf(bundle, operationId) as Rec) : {};
+      cache.set(operationId, found);
+    }
+    return structuredClone(found);
   };
+  // `recordOf` is `of` (a list's: its first item) typed by the component its caller names (Templates).
+  const recordOf = (operationId: string): Json => {
+    const example = of(operationId);
+    return Array.isArray(example?.results) ? (example.results[0] ?? {}) : example;
+  };
+  return { of, recordOf };
 }

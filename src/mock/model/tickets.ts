@@ -1,14 +1,19 @@
 /** Tickets 1..50: every (`status`, `priority`) pair, each about one order, with one comment. */
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { assignDeclared, maxId } from '../writes/common.ts';
-import { at, day, PRODUCTS, SUBJECTS, TICKET_PRIORITIES, TICKET_STATUSES } from './catalogue.ts';
+import { at, day, inTurn, PRODUCTS, SUBJECTS, TICKET_PRIORITIES, TICKET_STATUSES } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
-import type { CollectionDecl, Rec } from './types.ts';
+import type { CollectionDecl } from './types.ts';
 
-export const tickets: CollectionDecl = {
+/** A ticket as the store holds it: the same in every version that shows one. */
+export type StoredTicket = DefaultSchemas['Ticket'];
+type TicketComment = StoredTicket['comments'][number];
+
+export const tickets: CollectionDecl<StoredTicket> = {
   name: 'tickets',
   key: 'id',
   singular: 'ticket',
-  schema: { operationId: 'getTicket', shape: 'body' },
+  schema: { component: 'Ticket' },
   operations: {
     getTicket: { kind: 'get', param: 'id' },
     updateTicket: {
@@ -17,8 +22,8 @@ export const tickets: CollectionDecl = {
       run: ({ record, body, bodyProperties, now }) => {
         assignDeclared(record, body, bodyProperties, ['comment']);
         if (body.comment && typeof body.comment === 'object') {
-          const comments = Array.isArray(record.comments) ? (record.comments as Rec[]) : [];
-          const c = body.comment as Rec;
+          const comments: TicketComment[] = Array.isArray(record.comments) ? record.comments : [];
+          const c = body.comment;
           comments.push({
             attachments: [],
             author: record.assignee ?? record.requester ?? null,
@@ -44,12 +49,12 @@ export const tickets: CollectionDecl = {
     record: (i, { prng, templates, store, users }) => {
       const user = prng.pick(users);
       const created = at(prng.int(0, 140) * day + prng.int(0, day));
-      const record = templates.of('updateTicket');
+      const record = templates.recordOf('updateTicket', 'Ticket');
       const orders = store.orders ?? [];
       return Object.assign(record, {
         id: i,
-        status: TICKET_STATUSES[(i - 1) % TICKET_STATUSES.length],
-        priority: TICKET_PRIORITIES[Math.floor((i - 1) / TICKET_STATUSES.length) % TICKET_PRIORITIES.length],
+        status: inTurn(TICKET_STATUSES, i - 1),
+        priority: inTurn(TICKET_PRIORITIES, Math.floor((i - 1) / TICKET_STATUSES.length)),
         order: orders[(i - 1) % orders.length]?.number,
         requester: user.id,
         from_email: user.email,

@@ -10,10 +10,10 @@ import { pay } from '../writes/payments.ts';
 import { at, day, money } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
 import { PAYMENT_COUNT } from './orders.ts';
-import type { CollectionDecl, Rec, StoreReader, WriteOperation } from './types.ts';
+import type { CollectionDecl, Rec, StoredTransaction, StoreReader, WriteOperation } from './types.ts';
 
 /** What is left to capture of an authorization: its amount minus the captures its order lists. */
-function leftOf(state: StoreReader, authorization: Rec, order: Rec | undefined): number {
+function leftOf(state: StoreReader, authorization: StoredTransaction, order: Rec | undefined): number {
   const captures = order
     ? (order.transactions as Rec[]).filter((t) => t.parent_id === authorization.id && t.type === 'capture')
     : state.list('transactions').filter((t) => t.parent_id === authorization.id && t.type === 'capture');
@@ -21,7 +21,7 @@ function leftOf(state: StoreReader, authorization: Rec, order: Rec | undefined):
   return Math.round((Number(authorization.amount) - captured) * 100) / 100;
 }
 
-const WRITES: Record<string, WriteOperation> = {
+const WRITES: Record<string, WriteOperation<StoredTransaction>> = {
   captureTransaction: {
     kind: 'write',
     param: 'id',
@@ -78,11 +78,11 @@ const WRITES: Record<string, WriteOperation> = {
   },
 };
 
-export const transactions: CollectionDecl = {
+export const transactions: CollectionDecl<StoredTransaction> = {
   name: 'transactions',
   key: 'id',
   singular: 'transaction',
-  schema: { operationId: 'listSubscriptionTransactions', shape: 'item' },
+  schema: { component: 'Transaction' },
   operations: {
     listSubscriptionTransactions: {
       kind: 'list',
@@ -122,7 +122,7 @@ export const transactions: CollectionDecl = {
       const payment = order.transactions[0] as Rec;
       const subscription = order.subscriptions?.[0] ?? null;
       const owner = subscription ? store.subscriptions?.[subscription.id - 1] : undefined;
-      const record = templates.of('listSubscriptionTransactions').results?.[0] ?? {};
+      const record = templates.recordOf('listSubscriptionTransactions', 'Transaction');
       const amount = payment.amount;
       Object.assign(record, {
         id: i,

@@ -4,6 +4,7 @@
  * state, the operation table with its reads, list filters and writes, the state table, version
  * views, relations and their invariants).
  */
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import type { Bundle } from '../../contract/index.ts';
 import type { Refusal } from '../../http/index.ts';
 import type { MockLimits } from '../limits.ts';
@@ -11,6 +12,16 @@ import type { Prng } from '../prng.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: records are JSON walked generically.
 export type Rec = Record<string, any>;
+/** A transaction as the store holds it (the same in each version showing one); also made by ../writes/payments.ts. */
+export type StoredTransaction = DefaultSchemas['Transaction'];
+
+/*
+ * The declarations below are generic in `R`, the record of their collection (a collection file
+ * declares `CollectionDecl<StoredTicket>`; the store-wide code holds every one as a
+ * `CollectionDecl`, records keyed by collection name). Their callbacks are written as methods, so a
+ * `CollectionDecl<StoredTicket>` is a `CollectionDecl`: the store calls each with records of its own
+ * collection only.
+ */
 /** Records per collection, as the store and `--data` files hold them. */
 export type StoreData = Record<string, Rec[]>;
 
@@ -18,16 +29,23 @@ export type StoreData = Record<string, Rec[]>;
 export interface Templates {
   /** The first example of `operationId` in the first bundle serving it; `{}` when none does. */
   of(operationId: string): Rec;
+  /**
+   * The same (a list's: the first of its `results`), typed as a record of schema `component` for an
+   * operation answering with one: the contract's examples satisfy their schemas
+   * (test/contract/examples.test.ts checks each). A set of bundles not serving `operationId` gives
+   * `{}` (the seed's own fields are then all a record has).
+   */
+  recordOf<K extends keyof DefaultSchemas>(operationId: string, component: K): DefaultSchemas[K];
 }
 
 /**
- * Which contract schema a collection's records satisfy: the 200 response of `operationId`, one of
- * the operations serving them (./index.ts refuses another).
+ * The contract schema a collection's records satisfy: schema component `component`
+ * (`#/components/schemas/<component>`) of the newest bundle defining it. It must be the record of
+ * (the body, an item of `results` or an element of) an answer of an operation serving them
+ * (./schemas.ts checks it).
  */
 export interface RecordSchema {
-  operationId: string;
-  /** The record is the response body, an item of its `results`, or an element of the body array. */
-  shape: 'body' | 'item' | 'element';
+  component: string;
 }
 
 /**
@@ -35,11 +53,11 @@ export interface RecordSchema {
  * keys a record names. Made whole both ways when the store is seeded (./links.ts), read for a free
  * key (./index.ts), and checked in both directions by the invariants (../invariants.ts).
  */
-export interface RelationDecl {
+export interface RelationDecl<R extends object = Rec> {
   /** Name of the relation, e.g. `order` (a transaction's order). */
   name: string;
   to: string;
-  keys: (record: Rec) => (string | number)[];
+  keys(record: R): (string | number)[];
 }
 
 /** What a seed function gets: the store seeded so far (collections are seeded in model order). */
@@ -48,7 +66,7 @@ export interface SeedContext {
   templates: Templates;
   store: StoreData;
   /** The customers records name (30, drawn once per seed). */
-  users: Rec[];
+  users: DefaultSchemas['User'][];
   bundles: Bundle[];
 }
 
@@ -85,21 +103,21 @@ export interface StoreReader {
 
 export type FilterKind = 'any' | 'eq' | 'bool' | 'from' | 'to';
 
-export interface FilterDecl {
+export interface FilterDecl<R extends object = Rec> {
   param: string;
   kind: FilterKind;
   /** The record's value(s) the filter compares with (an array: any element may match). */
-  get: (record: Rec) => unknown;
+  get(record: R): unknown;
 }
 
 /** A list of the collection's records, filtered, paged. */
-export interface ListOperation {
+export interface ListOperation<R extends object = Rec> {
   kind: 'list';
-  filters: FilterDecl[];
+  filters: FilterDecl<R>[];
   /** Filters of the contract the mock accepts but does not apply (their meaning is not shown). */
   notApplied: string[];
   /** Records of a parent (`/subscriptions/{id}/transactions/`): the parent must exist. */
-  parent?: { collection: string; param: string; owns: (record: Rec, parentKey: string | number) => boolean };
+  parent?: { collection: string; param: string; owns(record: R, parentKey: string | number): boolean };
 }
 
 /** A read by key (or, without `param`, a singleton: the whole collection is the body). */
@@ -113,10 +131,10 @@ export interface GetOperation {
   serves?: string;
 }
 
-export interface WriteContext {
+export interface WriteContext<R extends object = Rec> {
   state: StoreReader;
-  /** A private copy of the addressed record (absent for a create). */
-  record: Rec;
+  /** A private copy of the addressed record (a create, which reads none, gets an empty object). */
+  record: R;
   key: string | number;
   // biome-ignore lint/suspicious/noExplicitAny: request bodies are validated JSON.
   body: any;
@@ -141,13 +159,13 @@ export type WriteResult =
  * A row of the mock's state table (docs/mock.md "State table": the spec shows no transitions, so
  * this is the mock's behaviour): the states of the addressed record the write accepts.
  */
-export interface StateRow {
+export interface StateRow<R extends object = Rec> {
   /** Where it applies: the "Accepts" cell of docs/mock.md's state table, word for word. */
   accepts: string;
   /** Its name in a record's `supported_actions`, when it has one. */
   action?: string;
   /** Why `record` cannot take this write now (the state found), or undefined when it can. */
-  refuses(record: Rec): string | undefined;
+  refuses(record: R): string | undefined;
 }
 
 /**
@@ -155,7 +173,7 @@ export interface StateRow {
  * can check the response against the contract before anything is stored (a refused request changes
  * nothing). With `param`, it addresses a record of the collection (a 404 when there is none).
  */
-export interface WriteOperation {
+export interface WriteOperation<R extends object = Rec> {
   kind: 'write';
   param?: string;
   /**
@@ -165,13 +183,13 @@ export interface WriteOperation {
    */
   references?: (state: StoreReader, body: Rec) => WriteRefusal | undefined;
   /** Its row of the state table (a write without one accepts a record in any state). */
-  state?: StateRow;
-  run: (context: WriteContext) => WriteResult;
+  state?: StateRow<R>;
+  run(context: WriteContext<R>): WriteResult;
 }
 
-export type Operation = ListOperation | GetOperation | WriteOperation;
+export type Operation<R extends object = Rec> = ListOperation<R> | GetOperation | WriteOperation<R>;
 
-export interface CollectionDecl {
+export interface CollectionDecl<R extends object = Rec> {
   /** Name as `--data` files and snapshots hold it. */
   name: string;
   /** Key field (`id`, orders `number`): unique, numeric (order numbers are numeric strings). */
@@ -185,7 +203,7 @@ export interface CollectionDecl {
    * contract's): what the mock does for each. The operation table, the state table and each
    * collection's `servedBy` / `addressedBy` derive from them (./index.ts).
    */
-  operations: Record<string, Operation>;
+  operations: Record<string, Operation<R>>;
   /** Records of this collection nested in other responses (an order's `fulfillments`). */
   nestedIn?: { operationId: string; field: string }[];
   /**
@@ -193,15 +211,20 @@ export interface CollectionDecl {
    * requests are accepted in, with the records it needs (orders of a new subscription...).
    */
   atExampleKey?: (key: string, context: ExampleContext) => [collection: string, record: Rec][];
-  relations: RelationDecl[];
+  relations: RelationDecl<R>[];
   /** Records seeded: the generated ones (keys 1..count) and how one is made. */
-  seed: { count: number; record: (index: number, context: SeedContext) => Rec };
+  seed: { count: number; record(index: number, context: SeedContext): R };
   /** The version view (default: the record as stored). */
-  view?: (record: Rec, context: ViewContext) => Rec;
+  view?(record: R, context: ViewContext): Rec;
 }
 
 /** A collection with what derives from the whole model's operations (./index.ts). */
 export interface Collection extends CollectionDecl {
+  /**
+   * The whole collection is one answer (its read has no path parameter: `GET /store/`): its records
+   * are not addressed by key, so neither checked for one nor taken from the examples by key.
+   */
+  singleton: boolean;
   /** Operations whose responses carry these records (for a proxy normalizing recorded traffic). */
   servedBy: string[];
   /** Operations whose path parameter is the key of one of these records (a 404 when it is none). */
