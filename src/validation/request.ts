@@ -10,7 +10,6 @@
  * against a schema component (`checkComponent`: the mock's and the proxy's records).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   type Bundle,
   type BundleOperation,
@@ -19,7 +18,7 @@ import {
   jsonMediaOf,
   responseMediaOf,
 } from '../contract/index.ts';
-import { ajvWithBundle } from './ajv.ts';
+import { ajvOf, idOf, validatorAt } from './ajv.ts';
 import { formatField, type Violation } from './field.ts';
 import { preview, ruleMessage } from './message.ts';
 
@@ -177,25 +176,6 @@ export function validatorsOf(bundle: Bundle): Map<BundleOperation, OperationVali
 }
 
 /**
- * The one ajv holding a bundle (as `mock-<version>`) that its operations' validators and its
- * components' checks compile into, made on first use: start-up stays fast, memory holds only what
- * was called.
- */
-const ajvs = new WeakMap<Bundle, Ajv2020>();
-const idOf = (bundle: Bundle) => `mock-${bundle.version}`;
-function ajvOf(bundle: Bundle): Ajv2020 {
-  let ajv = ajvs.get(bundle);
-  if (!ajv) {
-    ajv = ajvWithBundle(bundle.document, idOf(bundle));
-    ajvs.set(bundle, ajv);
-  }
-  return ajv;
-}
-
-/** Per bundle, a validator per schema component, compiled once on its first check. */
-const components = new WeakMap<Bundle, Map<string, ValidateFunction>>();
-
-/**
  * Checks `value` against schema component `component` (`#/components/schemas/<component>`) of
  * `bundle`, as a response body is checked (its nesting first); `subject` names the value in
  * messages (`Fixture record field x: …`). Undefined when the bundle does not define it.
@@ -207,22 +187,8 @@ export function checkComponent(
   subject?: string,
 ): Violation[] | undefined {
   if (!Object.hasOwn(bundle.document?.components?.schemas ?? {}, component)) return undefined;
-  let byName = components.get(bundle);
-  if (!byName) {
-    byName = new Map();
-    components.set(bundle, byName);
-  }
-  const known = byName;
   const pointer = `/components/schemas/${component.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-  const compile = () => {
-    let validate = known.get(component);
-    if (!validate) {
-      validate = ajvOf(bundle).compile({ $ref: `${idOf(bundle)}#${encodeURI(pointer)}` });
-      known.set(component, validate);
-    }
-    return validate;
-  };
-  return checkValue(compile, value, subject);
+  return checkValue(() => validatorAt(bundle, encodeURI(pointer)), value, subject);
 }
 
 /** A response body or a record checked: its nesting first (ajv recurses), then its schema. */

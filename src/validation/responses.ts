@@ -5,9 +5,9 @@
  * Each break is reported as `{field, rule, message}`, with `field` written like the mock's error
  * fields (`body.results[0].id`) and `rule` the JSON Schema keyword (or `status`, `content-type`).
  */
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { type ApiVersion, type Bundle, type BundleOperation, deref, type Json } from '../contract/index.ts';
-import { ajvWithBundle } from './ajv.ts';
+import { validatorAt } from './ajv.ts';
 import { formatField } from './field.ts';
 import { ruleMessage } from './message.ts';
 
@@ -70,8 +70,6 @@ export type BodyReader = (mediaType: string) => { value: unknown } | { error: Re
 
 export class Contract {
   readonly bundles: Bundle[];
-  private readonly ajvs = new Map<ApiVersion, Ajv2020>();
-  private readonly compiled = new Map<string, ValidateFunction>();
   /**
    * The plans per operation (an operation belongs to one version) and status: a check looks up two
    * maps, not the responses, the pointer and the compiled validator of each exchange (the proxy's
@@ -81,13 +79,6 @@ export class Contract {
 
   constructor(bundles: Bundle[]) {
     this.bundles = bundles;
-    for (const bundle of bundles) {
-      this.ajvs.set(bundle.version, ajvWithBundle(bundle.document, this.id(bundle.version)));
-    }
-  }
-
-  private id(version: ApiVersion) {
-    return `https://store-admin.invalid/bundles/${version}.json`;
   }
 
   get operations(): BundleOperation[] {
@@ -121,17 +112,14 @@ export class Contract {
     return { code, pointer, response: deref(document, raw) };
   }
 
-  /** A validator for the schema at a JSON pointer of a version bundle (compiled once). */
+  /**
+   * A validator for the schema at a JSON pointer of a version bundle: compiled once per bundle and
+   * pointer for the whole process (./ajv.ts), so a second runner, proxy or fuzzer compiles nothing.
+   */
   validatorAt(version: ApiVersion, pointer: string): ValidateFunction {
-    const ref = `${this.id(version)}#${pointer}`;
-    let validate = this.compiled.get(ref);
-    if (!validate) {
-      const ajv = this.ajvs.get(version);
-      if (!ajv) throw new Error(`No bundle for version ${version}`);
-      validate = ajv.compile({ $ref: ref });
-      this.compiled.set(ref, validate);
-    }
-    return validate;
+    const bundle = this.bundles.find((b) => b.version === version);
+    if (!bundle) throw new Error(`No bundle for version ${version}`);
+    return validatorAt(bundle, pointer);
   }
 
   /**

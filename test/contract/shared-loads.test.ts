@@ -2,7 +2,8 @@
  * What a process builds once and shares (issue 29 item 6: building an engine cost ~1 s of CPU, each
  * time, in every test file and command): the bundles, read once per file revision and frozen, and
  * the seeded store, generated once per (bundles, seed), its records shared by every engine and a
- * deep copy for a caller of `generateStore`.
+ * deep copy for a caller of `generateStore`; the validators compiled for a bundle, shared by every
+ * `Contract` (conformance, the proxy, the fuzzer, drift) over it.
  */
 import { copyFile, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defaultBundlesDir, loadBundles, VERSIONS } from '../../src/contract/index.ts';
 import { createMockEngine, generateStore } from '../../src/mock/index.ts';
+import { Contract } from '../../src/validation/index.ts';
 
 const dirs: string[] = [];
 afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
@@ -72,5 +74,16 @@ describe('the seeded store', () => {
     expect(ticket).toBeDefined();
     if (ticket) ticket.subject = 'Changed by a caller';
     expect(createMockEngine().inspect('c').get('tickets', ticket?.id)?.subject).not.toBe('Changed by a caller');
+  });
+});
+
+describe('the compiled validators', () => {
+  it('are compiled once per bundle and pointer, whichever Contract asks', () => {
+    const bundles = loadBundles();
+    const version = bundles[0]?.version ?? VERSIONS[0];
+    const pointer = '/components/schemas/Store';
+    const first = new Contract(bundles).validatorAt(version, pointer);
+    expect(new Contract(loadBundles()).validatorAt(version, pointer)).toBe(first);
+    expect(first({})).toBe(false);
   });
 });
