@@ -2,7 +2,7 @@
 import { problemAnswer, type Refusal } from '../../http/index.ts';
 import type { RawResponse } from './context.ts';
 
-/** JSON text already serialized (a stored record's, ../project.ts recordJson), placed as is by {@link stringify}. */
+/** JSON text already serialized (a stored record's, ../view-cache.ts), placed as is by {@link stringify}. */
 export class JsonText {
   constructor(readonly text: string) {}
 }

@@ -89,7 +89,8 @@ function get(context: Storing, decl: GetDecl): RawResponse | undefined {
   // The key exists but what it leads to does not (an order without a fulfillment).
   if ('missing' in found && typeof found.missing === 'string')
     return notFound(context, { collection: decl.collection, param: decl.param, key }, found.missing);
-  context.result = { kind: 'record', collection: decl.collection, record: found as Rec };
+  // The record's own collection (an order's fulfillment is a fulfillment): its view applies.
+  context.result = { kind: 'record', collection: decl.serves ?? decl.collection, record: found as Rec };
   return undefined;
 }
 
