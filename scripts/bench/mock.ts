@@ -287,7 +287,8 @@ async function profile(dir: string): Promise<void> {
     const measured = wrk(mock.url, s, mock.pid);
     const to = Number(process.hrtime.bigint() / 1000n);
     await mock.stop();
-    const file = readdirSync(folder).find((name) => name.endsWith('.cpuprofile'));
+    // The main thread's (tsx's loader runs in a worker thread of its own: thread 1).
+    const file = readdirSync(folder).find((name) => /\.0\.\d+\.cpuprofile$/.test(name));
     if (!file) throw new Error(`no CPU profile in ${folder}`);
     const summary = summarizeProfile(resolve(folder, file), { from, to });
     const perRequest = (share: number) => `${fmt(share * 100, 1)}% = ${fmt(share * measured.cpuPerRequest, 1)} µs/req`;

@@ -6,7 +6,7 @@
  * Why it is exact without any invalidation: records are never changed in place
  * (./collection-state.ts), so a write, a reset, a restore or a fork shows up as another record
  * object, and the texts are kept per record object (a WeakMap: they die with the last state holding
- * the record). What a view reads of *other* records (a 2023-02-10 subscription line nests its
+ * the record). What a view reads of *other* records (in one version a subscription line nests its
  * product's stock record) is remembered with the text: each read (`get` by key, `first` by an
  * index) and the record it found. The text is used again only if the same reads, made in the
  * caller's state, find the same records. A view that calls `list` reads a whole collection: its

@@ -4,7 +4,7 @@
  * byte for byte what viewing, projecting and serializing the whole body from the token's state
  * answers, in every version serving it, and a filtered list walked by its cursors holds exactly the
  * records a scan of the state selects. Below the engine, the same for records whose view reads
- * other records (a 2023-02-10 subscription line nests its product's stock record), with the stock
+ * other records (a version whose subscription lines nest their product's stock record), with the stock
  * records changed under it, in two states sharing the subscriptions: no API write changes a stock
  * record, so the state is written directly there.
  */
@@ -162,7 +162,7 @@ describe('answers from cached bytes', () => {
   });
 });
 
-describe('a view reading other records (the 2023-02-10 subscription lines)', () => {
+describe('a view reading other records (subscription lines nesting their stock record)', () => {
   const nesting = bundles.filter((bundle) => {
     const record = seed.list('subscriptions')[0] as Rec;
     return collectionOf('subscriptions').view?.(record, scanning(seed, bundle)) !== record;
