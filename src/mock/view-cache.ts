@@ -26,7 +26,9 @@ export interface ViewSource {
 
 /**
  * The reads a view made, four cells each: collection, index reader (`undefined`: by key), the key
- * or value looked up, the record found (or undefined).
+ * or value looked up, the record found (or undefined). An entry thus holds the related records it
+ * was made from (a seeded subscription's text made in a token's state may hold that state's stock
+ * record) until it is made again: one set per kept text, so bounded, but it may outlive the state.
  */
 type Reads = unknown[];
 

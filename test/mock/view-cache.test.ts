@@ -136,7 +136,7 @@ describe('answers from cached bytes', () => {
         const order = ids('orders')[0] as string;
         await checkGet(token, 'getOrderFulfillments', 'fulfillments', `/orders/${order}/fulfillments/`, order);
       }),
-      { numRuns: 25, seed: 28 },
+      { numRuns: 15, seed: 28 },
     );
   });
 
@@ -207,7 +207,7 @@ describe('a view reading other records (subscription lines nesting their stock r
           }
         }
       }),
-      { numRuns: 40, seed: 28 },
+      { numRuns: 25, seed: 28 },
     );
   });
 });
