@@ -15,6 +15,11 @@ interface Indexed {
   records: Rec[];
   /** Key → position in `records`. */
   positions: Map<string, number>;
+  /**
+   * Field indexes {@link State.first} made (field reader → value → first record in key order),
+   * dropped when the collection changes: an Indexed is changed only by the state owning it.
+   */
+  lookups?: Map<(record: Rec) => unknown, Map<unknown, Rec>>;
 }
 
 /** JSON size of a record (records are immutable once stored, so it is computed once). */
@@ -118,6 +123,26 @@ export class State implements StateView {
     const position = indexed?.positions.get(String(key));
     return position === undefined ? undefined : indexed?.records[position];
   }
+  /**
+   * The first record of `collection`, in key order, whose `by(record)` is `value`: an index made
+   * once per reader function and collection change (a version's view reads related records by it,
+   * ./view-cache.ts; `by` must be one constant function, it keys the index).
+   */
+  first(collection: string, by: (record: Rec) => unknown, value: unknown): Rec | undefined {
+    const indexed = this.indexes.get(collection);
+    if (!indexed) return undefined;
+    indexed.lookups ??= new Map();
+    let index = indexed.lookups.get(by);
+    if (!index) {
+      index = new Map();
+      for (const record of indexed.records) {
+        const field = by(record);
+        if (!index.has(field)) index.set(field, record);
+      }
+      indexed.lookups.set(by, index);
+    }
+    return index.get(value);
+  }
   /** The next free key of a collection (the highest numeric key + 1; non-numeric order numbers sort last). */
   nextKey(collection: string): number {
     const records = this.list(collection);
@@ -130,6 +155,7 @@ export class State implements StateView {
   /** Adds or replaces a record (kept in key order). */
   put(collection: string, record: Rec): void {
     const indexed = this.own(collection);
+    indexed.lookups = undefined;
     const { records, positions } = indexed;
     const key = String(record[keyField(collection)]);
     const position = positions.get(key);

@@ -1,19 +1,38 @@
-/** List filters as declared per operation (./resources.ts): does a record match a filter's value? */
+/**
+ * List filters as declared per operation (./resources.ts): does a record match a filter's value?
+ * On a list's hot path: no array nor closure is made per record (a filter value is one value, or an
+ * array of them: any may match).
+ */
 import type { Rec } from './model/index.ts';
-import type { FilterDecl } from './resources.ts';
+import type { FilterDecl, FilterKind } from './resources.ts';
 
 export function matches(filter: FilterDecl, record: Rec, wanted: unknown): boolean {
   const value = filter.get(record);
-  const values = Array.isArray(value) ? value : [value];
-  switch (filter.kind) {
-    case 'any':
-      return (wanted as unknown[]).some((w) => values.some((v) => String(v) === String(w)));
+  if (!Array.isArray(value)) return matchesOne(filter.kind, value, wanted);
+  for (const item of value) if (matchesOne(filter.kind, item, wanted)) return true;
+  return false;
+}
+
+/** Does all of `filters` match `record`, each with its value in `query`? */
+export function matchesAll(filters: readonly FilterDecl[], record: Rec, query: Record<string, unknown>): boolean {
+  for (const filter of filters) if (!matches(filter, record, query[filter.param])) return false;
+  return true;
+}
+
+/** One of the record's values against the filter's value (`any`: one of the wanted values). */
+function matchesOne(kind: FilterKind, value: unknown, wanted: unknown): boolean {
+  switch (kind) {
+    case 'any': {
+      const text = String(value);
+      for (const w of wanted as unknown[]) if (String(w) === text) return true;
+      return false;
+    }
     case 'eq':
     case 'bool':
-      return values.some((v) => v !== undefined && v !== null && String(v) === String(wanted));
+      return value !== undefined && value !== null && String(value) === String(wanted);
     case 'from':
-      return values.some((v) => typeof v === 'string' && v >= String(wanted));
+      return typeof value === 'string' && value >= String(wanted);
     case 'to':
-      return values.some((v) => typeof v === 'string' && v <= String(wanted));
+      return typeof value === 'string' && value <= String(wanted);
   }
 }

@@ -3,8 +3,8 @@
  * only the properties that schema declares (at every depth; `allOf`/`anyOf`/`oneOf` branches add
  * theirs; an object schema declaring no property is free-form and kept whole). One record thus
  * shows in each version's shape, and nothing the version does not declare leaks out.
- * {@link recordJson} remembers the JSON text of a stored record's projection (records are never
- * changed in place, ./collection-state.ts), so a record read again is not projected nor serialized again.
+ * A stored record's projected text is kept by ./view-cache.ts, so a record read again is not
+ * viewed, projected nor serialized again.
  */
 import { combinedSchemasOf, deref, type Json } from '../contract/index.ts';
 
@@ -61,24 +61,4 @@ export function createProjector(document: Json): (schema: Json) => Projector {
     return lazy;
   };
   return compile;
-}
-
-const texts = new WeakMap<Projector, WeakMap<object, string>>();
-
-/**
- * `JSON.stringify(project(record))`, remembered per stored record and projector. Only for a record
- * as the store holds it (immutable): a view made for one request is serialized each time.
- */
-export function recordJson(project: Projector, record: object): string {
-  let memo = texts.get(project);
-  if (!memo) {
-    memo = new WeakMap();
-    texts.set(project, memo);
-  }
-  let text = memo.get(record);
-  if (text === undefined) {
-    text = JSON.stringify(project(record));
-    memo.set(record, text);
-  }
-  return text;
 }

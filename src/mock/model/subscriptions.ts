@@ -79,9 +79,11 @@ function nestedLineTemplate(bundle: Bundle): Rec | undefined {
   return nestedLines.get(bundle) ?? undefined;
 }
 
-/** A subscription line with nested product and stock record, from the flat fields. */
-export function nestedLine(line: Rec, template: Rec, currency: string, stockrecords: Rec[]): Rec {
-  const stock = stockrecords.find((s) => s.product?.id === line.product_id);
+/** A stock record's product id: a line's stock record is the first one of its product (by this index). */
+const productIdOf = (stockrecord: Rec): unknown => stockrecord.product?.id;
+
+/** A subscription line with nested product and stock record, from the flat fields and the product's stock record. */
+export function nestedLine(line: Rec, template: Rec, currency: string, stock: Rec | undefined): Rec {
   const image = line.product_image
     ? [
         {
@@ -335,13 +337,17 @@ export const subscriptions: CollectionDecl<StoredSubscription> = {
   },
   relations: [{ name: 'orders', to: 'orders', keys: (r) => (r.orders ?? []).map((o) => o.order_number) }],
   seed: { count: SUBSCRIPTION_COUNT, record: seedSubscription },
-  view: (record, { bundle, list }) => {
-    const template = nestedLineTemplate(bundle);
+  // The related stock records are read with `first`, so the view's cached text knows what it was
+  // built from (../view-cache.ts).
+  view: (record, context) => {
+    const template = nestedLineTemplate(context.bundle);
     if (!template) return record;
     return {
       ...record,
       is_tax_known: record.is_tax_known ?? true,
-      lines: (record.lines ?? []).map((line) => nestedLine(line, template, record.currency, list('stockrecords'))),
+      lines: ((record.lines ?? []) as Rec[]).map((line) =>
+        nestedLine(line, template, record.currency, context.first('stockrecords', productIdOf, line.product_id)),
+      ),
     };
   },
 };

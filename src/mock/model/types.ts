@@ -84,11 +84,17 @@ export interface ExampleContext {
   examples(collection: string): Rec[];
 }
 
-/** How a record shows under one version, before the projection on that version's schema. */
+/**
+ * How a record shows under one version, before the projection on that version's schema. A view
+ * reading other records through `get` and `first` has its text cached until one of them changes
+ * (../view-cache.ts); one calling `list` is made anew for every request.
+ */
 export interface ViewContext {
   /** Reads another collection of the caller's state. */
   list(collection: string): Rec[];
   get(collection: string, key: string | number): Rec | undefined;
+  /** The first record of `collection` (in key order) whose `by(record)` is `value`; `by` one constant function. */
+  first(collection: string, by: (record: Rec) => unknown, value: unknown): Rec | undefined;
   /** The version's bundle (views decide from its schemas, never from its name). */
   bundle: Bundle;
 }

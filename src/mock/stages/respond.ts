@@ -2,46 +2,54 @@
 import { problemAnswer, type Refusal } from '../../http/index.ts';
 import type { RawResponse } from './context.ts';
 
-/** JSON text already serialized (a stored record's, ../project.ts recordJson), placed as is by {@link stringify}. */
+/** JSON text already serialized (a stored record's, ../view-cache.ts), placed as is by {@link stringify}. */
 export class JsonText {
   constructor(readonly text: string) {}
 }
 
 /**
  * JSON.stringify, with {@link JsonText} parts placed as they are (they are walked no further): for an
- * envelope of records. The parts are joined once, so a page's records are copied once.
+ * envelope of records. The text is appended piece by piece (V8 keeps it as a rope, flattened once
+ * when it is written out), so a page's records are copied once: joining an array of its parts cost
+ * a copy more (4 µs for a 23 KB page, issue 28).
  */
 export function stringify(value: unknown): string | undefined {
   if (value instanceof JsonText) return value.text;
-  const parts: string[] = [];
-  return write(value, parts) ? parts.join('') : undefined;
+  const out = { text: '' };
+  return write(value, out) ? out.text : undefined;
 }
 
-/** Appends `value`'s JSON to `parts`; false (nothing appended) for what JSON.stringify leaves out. */
-function write(value: unknown, parts: string[]): boolean {
-  if (value instanceof JsonText) return parts.push(value.text) > 0;
+/** Appends `value`'s JSON to `out.text`; false (nothing appended) for what JSON.stringify leaves out. */
+function write(value: unknown, out: { text: string }): boolean {
+  if (value instanceof JsonText) {
+    out.text += value.text;
+    return true;
+  }
   if (value === null || typeof value !== 'object' || 'toJSON' in value) {
     const text = JSON.stringify(value);
-    return text !== undefined && parts.push(text) > 0;
+    if (text !== undefined) out.text += text;
+    return text !== undefined;
   }
   if (Array.isArray(value)) {
-    parts.push('[');
+    out.text += '[';
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) parts.push(',');
-      if (!write(value[i], parts)) parts.push('null');
+      if (i > 0) out.text += ',';
+      if (!write(value[i], out)) out.text += 'null';
     }
-    return parts.push(']') > 0;
+    out.text += ']';
+    return true;
   }
-  parts.push('{');
+  out.text += '{';
   let separator = '';
   for (const name of Object.keys(value)) {
-    const mark = parts.length;
-    parts.push(separator, JSON.stringify(name), ':');
+    const before = out.text;
+    out.text += `${separator}${JSON.stringify(name)}:`;
     // A member JSON.stringify leaves out (undefined, a function): its name goes too.
-    if (!write((value as Record<string, unknown>)[name], parts)) parts.length = mark;
+    if (!write((value as Record<string, unknown>)[name], out)) out.text = before;
     else separator = ',';
   }
-  return parts.push('}') > 0;
+  out.text += '}';
+  return true;
 }
 
 export const json = (

@@ -9,7 +9,7 @@
  */
 
 import { fieldRefusal, IGNORED_FILTERS_HEADER } from '../../http/index.ts';
-import { matches } from '../filters.ts';
+import { matchesAll } from '../filters.ts';
 import { collectionOf, type Rec, sortKey } from '../model/index.ts';
 import { type Cursor, encodeCursor, pageOf } from '../pagination.ts';
 import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
@@ -62,7 +62,11 @@ function list(context: Storing, decl: ListDecl): RawResponse | undefined {
       return notFound(context, { collection: decl.parent.collection, param: decl.parent.param, key: parentKey });
   }
   const applied = decl.filters.filter((f) => context.query[f.param] !== undefined);
-  if (applied.length > 0) records = records.filter((r) => applied.every((f) => matches(f, r, context.query[f.param])));
+  if (applied.length > 0) {
+    const kept: Rec[] = [];
+    for (const record of records) if (matchesAll(applied, record, context.query)) kept.push(record);
+    records = kept;
+  }
   const page = pageOf(records, (r) => sortKey(decl.collection, r), context.core.pageSize, context.cursor);
   const ignored = decl.notApplied.filter((name) => context.searchParams.has(name));
   context.result = {
@@ -89,7 +93,8 @@ function get(context: Storing, decl: GetDecl): RawResponse | undefined {
   // The key exists but what it leads to does not (an order without a fulfillment).
   if ('missing' in found && typeof found.missing === 'string')
     return notFound(context, { collection: decl.collection, param: decl.param, key }, found.missing);
-  context.result = { kind: 'record', collection: decl.collection, record: found as Rec };
+  // The record's own collection (an order's fulfillment is a fulfillment): its view applies.
+  context.result = { kind: 'record', collection: decl.serves ?? decl.collection, record: found as Rec };
   return undefined;
 }
 

@@ -7,7 +7,8 @@
 
 import { refusal, summarize } from '../../http/index.ts';
 import { collectionOf, type Rec, type ViewContext } from '../model/index.ts';
-import { type Projector, recordJson } from '../project.ts';
+import type { Projector } from '../project.ts';
+import { keptText, type RecordView, ViewReads, type ViewSource } from '../view-cache.ts';
 import type { Authorized, Incoming, Routed, Stage, Stored, StoreResult, Target, Viewed } from './context.ts';
 
 type Viewing = Incoming & Routed & Authorized & Stored & Viewed;
@@ -20,9 +21,15 @@ function viewContextOf(context: Viewing): ViewContext {
   const pending = new Map<string, Rec>();
   if (context.result.kind === 'write')
     for (const [c, r] of context.result.changes) pending.set(`${c} ${r[collectionOf(c).key]}`, r);
+  const get = (name: string, key: string | number) => pending.get(`${name} ${key}`) ?? state.get(name, key);
   return {
     list: (name) => state.list(name),
-    get: (name, key) => pending.get(`${name} ${key}`) ?? state.get(name, key),
+    get,
+    // The state's record, or the write's new copy of it.
+    first: (name, by, value) => {
+      const found = state.first(name, by, value);
+      return found && get(name, found[collectionOf(name).key]);
+    },
     bundle: context.target.bundle,
   };
 }
@@ -79,27 +86,49 @@ function recordProjector(target: Target, kind: keyof typeof RECORD_PARTS): Proje
   return byKind[kind];
 }
 
+/** What a read's texts come from: the projector of its records, the caller's state, its collection's view. */
+interface Reading {
+  project: Projector;
+  state: ViewSource;
+  collection: string;
+  view: RecordView | undefined;
+  /** Made when the read has a text to make. */
+  reads: ViewReads | undefined;
+}
+
+/** One record's text: kept (../view-cache.ts), or made now by its view, its reads recorded. */
+function recordText(context: Viewing, read: Reading, record: Rec): JsonText {
+  const text = keptText(read.project, record, read.state);
+  if (text !== undefined) return new JsonText(text);
+  read.reads ??= new ViewReads(read.state, context.target.bundle);
+  return new JsonText(read.reads.make(read.collection, read.project, record, read.view));
+}
+
 /**
- * A read's body as JSON text: each record's projection is the stored record's remembered text
- * (../project.ts recordJson) unless its view was made for this request; the same bytes as
- * projecting and serializing the whole body.
+ * A read's body as JSON text: each record's text made once per record revision and version
+ * (../view-cache.ts), a page the envelope around its records' texts; the same bytes as viewing,
+ * projecting and serializing the whole body. The texts a read kept for records of the caller's own
+ * are counted in its state's memory estimate.
  */
 function readJson(context: Viewing, result: Exclude<StoreResult, { kind: 'write' }>): JsonText | undefined {
   const project = recordProjector(context.target, result.kind);
   if (!project) return undefined;
   const { collection } = result;
-  if (result.kind === 'record') return recordText(context, collection, project, result.record);
-  // (Inline callbacks, not named closures: a named one is made anew for every request.)
-  const texts = result.records.map((record) => recordText(context, collection, project, record));
-  if (result.kind === 'records') return new JsonText(stringify(texts) ?? '[]');
-  const envelope = context.target.project({ next: result.next, previous: result.previous, results: [] }) as Rec;
-  return new JsonText(stringify({ ...envelope, results: texts }) ?? '{}');
-}
-
-/** One record's JSON: the stored record's remembered text unless its view was made for this request. */
-function recordText(context: Viewing, collection: string, project: Projector, record: Rec): JsonText {
-  const viewed = viewOf(context, collection, record);
-  return new JsonText(viewed === record ? recordJson(project, record) : JSON.stringify(project(viewed)));
+  const state = context.core.states.read(context.token);
+  const read: Reading = { project, state, collection, view: collectionOf(collection).view, reads: undefined };
+  let json: JsonText;
+  if (result.kind === 'record') json = recordText(context, read, result.record);
+  else {
+    const texts: JsonText[] = [];
+    for (const record of result.records) texts.push(recordText(context, read, record));
+    if (result.kind === 'records') json = new JsonText(stringify(texts) ?? '[]');
+    else {
+      const envelope = context.target.project({ next: result.next, previous: result.previous, results: [] }) as Rec;
+      json = new JsonText(stringify({ ...envelope, results: texts }) ?? '{}');
+    }
+  }
+  if (read.reads) context.core.states.chargeTexts(context.token, read.reads.made);
+  return json;
 }
 
 export const view: Stage<Incoming & Routed & Authorized & Stored, Viewed> = {

@@ -9,7 +9,8 @@
  *
  * Memory: states live in a {@link Registry} evicted by last use. The cost of a state is estimated as
  * the JSON bytes of the records it wrote plus {@link SLOT_BYTES} per record of each collection it
- * copied. An evicted state is reloaded from the state file on its token's next request; without a
+ * copied, plus the answer texts its reads kept for those records ({@link MemoryStates.chargeTexts}). An
+ * evicted state is reloaded from the state file on its token's next request; without a
  * state file it is gone, and its token's requests are refused (410) until it is reset, instead of
  * silently reading the seeded data.
  */
@@ -79,6 +80,18 @@ export class MemoryStates {
   /** The key of a token's state (every token shares one key with `--shared-state`). */
   keyOf(token: string): string {
     return this.shared ? SHARED_KEY : token;
+  }
+  /**
+   * Counts in a token's state estimate the answer texts a read of it kept (../view-cache.ts) for
+   * records that are not the seeded ones (those are shared by every state, as the seeded data is):
+   * they live as long as the state's records, so they are evicted with it.
+   */
+  chargeTexts(token: string, texts: readonly [collection: string, record: Rec, bytes: number][]): void {
+    const key = this.keyOf(token);
+    let bytes = 0;
+    for (const [collection, record, size] of texts)
+      if (this.seed.get(collection, record[keyField(collection)]) !== record) bytes += size;
+    if (bytes > 0) this.registry.charge(key, bytes);
   }
 
   get limits(): { maxStates: number; maxBytes: number } {

@@ -1,0 +1,120 @@
+/**
+ * A record's JSON text in a version's shape (its collection's view, ./model, projected on the
+ * version's schema, ./project.ts), made once per record revision and reused by every read, every
+ * page and every token state holding that record.
+ *
+ * Why it is exact without any invalidation: records are never changed in place
+ * (./collection-state.ts), so a write, a reset, a restore or a fork shows up as another record
+ * object, and the texts are kept per record object (a WeakMap: they die with the last state holding
+ * the record). What a view reads of *other* records (in one version a subscription line nests its
+ * product's stock record) is remembered with the text: each read (`get` by key, `first` by an
+ * index) and the record it found. The text is used again only if the same reads, made in the
+ * caller's state, find the same records. A view that calls `list` reads a whole collection: its
+ * text is not kept. Texts are kept per projector (one per operation, version and record position),
+ * which fixes the version's bundle the view read too.
+ */
+import type { Bundle } from '../contract/index.ts';
+import type { Rec, ViewContext } from './model/index.ts';
+import type { Projector } from './project.ts';
+
+/** What the views read in the caller's state (a State, ./collection-state.ts). */
+export interface ViewSource {
+  list(collection: string): Rec[];
+  get(collection: string, key: string | number): Rec | undefined;
+  first(collection: string, by: (record: Rec) => unknown, value: unknown): Rec | undefined;
+}
+
+/**
+ * The reads a view made, four cells each: collection, index reader (`undefined`: by key), the key
+ * or value looked up, the record found (or undefined). An entry thus holds the related records it
+ * was made from (a seeded subscription's text made in a token's state may hold that state's stock
+ * record) until it is made again: one set per kept text, so bounded, but it may outlive the state.
+ */
+type Reads = unknown[];
+
+interface Entry {
+  text: string;
+  /** Undefined when the view read no other record. */
+  reads: Reads | undefined;
+}
+
+/** Estimated bytes of a kept text beyond its characters (the entry, its WeakMap slot). */
+export const ENTRY_BYTES = 64;
+
+const kept = new WeakMap<Projector, WeakMap<Rec, Entry>>();
+
+/** A text this request made and kept: what a state's memory estimate counts (./tokens/token-states.ts). */
+export type MadeText = [collection: string, record: Rec, bytes: number];
+
+/** A collection's declared view (./model/types.ts `view`). */
+export type RecordView = (record: Rec, context: ViewContext) => Rec;
+
+/**
+ * The text kept for `record` under `project`, if the records its view read are still the ones the
+ * caller's state holds; else undefined (make it with {@link ViewReads.make}). Allocates nothing.
+ */
+export function keptText(project: Projector, record: Rec, source: ViewSource): string | undefined {
+  const entry = kept.get(project)?.get(record);
+  if (entry === undefined) return undefined;
+  const reads = entry.reads;
+  if (reads === undefined) return entry.text;
+  for (let i = 0; i < reads.length; i += 4) {
+    const collection = reads[i] as string;
+    const by = reads[i + 1] as ((record: Rec) => unknown) | undefined;
+    const found =
+      by === undefined
+        ? source.get(collection, reads[i + 2] as string | number)
+        : source.first(collection, by, reads[i + 2]);
+    if (found !== reads[i + 3]) return undefined;
+  }
+  return entry.text;
+}
+
+/**
+ * The view context that makes texts: the caller's state, with the reads of the view being made
+ * recorded. Made only when a request has a text to make (its methods are closures, so that a view
+ * may take them apart: `(record, { get }) => …`).
+ */
+export class ViewReads implements ViewContext {
+  private reads: Reads = [];
+  private whole = false;
+  /** The texts this request made and kept, for the state's memory estimate. */
+  made: MadeText[] = [];
+  constructor(
+    private readonly source: ViewSource,
+    readonly bundle: Bundle,
+  ) {}
+  readonly list = (collection: string): Rec[] => {
+    this.whole = true;
+    return this.source.list(collection);
+  };
+  readonly get = (collection: string, key: string | number): Rec | undefined => {
+    const found = this.source.get(collection, key);
+    this.reads.push(collection, undefined, key, found);
+    return found;
+  };
+  readonly first = (collection: string, by: (record: Rec) => unknown, value: unknown): Rec | undefined => {
+    const found = this.source.first(collection, by, value);
+    this.reads.push(collection, by, value, found);
+    return found;
+  };
+
+  /**
+   * `JSON.stringify(project(view(record)))` (`view` absent: the record as stored), kept for the
+   * record and projector unless the view read a whole collection.
+   */
+  make(collection: string, project: Projector, record: Rec, view: RecordView | undefined): string {
+    this.reads = [];
+    this.whole = false;
+    const text = JSON.stringify(project(view ? view(record, this) : record));
+    if (this.whole) return text;
+    let texts = kept.get(project);
+    if (!texts) {
+      texts = new WeakMap();
+      kept.set(project, texts);
+    }
+    texts.set(record, { text, reads: this.reads.length > 0 ? this.reads : undefined });
+    this.made.push([collection, record, text.length + ENTRY_BYTES]);
+    return text;
+  }
+}
