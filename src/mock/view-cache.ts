@@ -43,7 +43,7 @@ export const ENTRY_BYTES = 64;
 
 const kept = new WeakMap<Projector, WeakMap<Rec, Entry>>();
 
-/** A text this request made and kept: what a state's memory estimate counts (./tokens/token-states.ts). */
+/** A text this request made and kept: what a state's memory estimate counts (./tokens/memory-states.ts chargeTexts). */
 export type MadeText = [collection: string, record: Rec, bytes: number];
 
 /** A collection's declared view (./model/types.ts `view`). */
