@@ -20,7 +20,7 @@ import { FAULTS, startWrongFuzzServer } from './wrong-server.ts';
 const EVERY_OPERATION = loadBundles()
   .flatMap((b) => b.operations.map((o) => `${b.version} ${o.operationId}`))
   .sort();
-const CASES = 200;
+const CASES = 120;
 
 /** The operations a report covered, each with its valid requests and at least one rule broken. */
 const covered = (report: FuzzReport) =>
