@@ -735,6 +735,28 @@ createHandlers({ baseUrl: 'http://x.test', data: { tickets: [{ ...ticket, priori
     expect(check.stdout).toMatch(/fixture\.ts\(4,.*'"urgent"' is not assignable/);
   }, 120_000);
 
+  // docs/mock.md "Forks": the vitest example as a user copies it (its three blocks, verbatim), run by
+  // the project's own vitest against the packaged mock: a global setup prepares and saves a global
+  // snapshot once, two test files (so two workers) fork it and each sees only its own write.
+  it('runs the forks vitest example of docs/mock.md as written: one prepared store, a fork per test', async () => {
+    const docs = await readFile(join(installed(project), 'docs', 'mock.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('### A vitest suite: prepare once, fork per test'));
+    const [setup, helper, test] = [...section.matchAll(/```ts nocheck\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+    expect(setup).toContain('globalSetup');
+    expect(helper).toContain('export async function forkPrepared');
+    expect(test).toContain("from './fork.ts'");
+    await writeFile(join(project, 'global-setup.ts'), setup ?? '');
+    await writeFile(join(project, 'fork.ts'), helper ?? '');
+    for (const name of ['forks-a.test.ts', 'forks-b.test.ts']) await writeFile(join(project, name), test ?? '');
+    const config = "export default { test: { globalSetup: ['./global-setup.ts'], include: ['forks-*.test.ts'] } };\n";
+    await writeFile(join(project, 'vitest.forks.config.mjs'), config);
+    const vitest = join(project, 'node_modules', '.bin', 'vitest');
+    const result = await run(vitest, ['run', '--config', 'vitest.forks.config.mjs'], project);
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Test Files\s+.*2 passed/);
+    expect(result.stdout).toMatch(/Tests\s+.*2 passed/);
+  }, 120_000);
+
   it('gets the full mock under msw/node, no process spawned: pages, a write, both versions, the hard cases', async () => {
     await writeFile(join(project, 'check.mjs'), CHECK_MSW);
     expectFullMock(await checkMsw(project));
