@@ -16,6 +16,9 @@ export const UNKNOWN_QUERY_HEADER = 'X-Mock-Unknown-Query';
  * mock, the static mode or the proxy starts sending for a client to read goes here (one list);
  * without it, a page on another origin reads it as null (issue #27: Retry-After).
  */
+/** The proxy's count of an exchange's contract violations (a header, or a trailer when streamed). */
+export const VIOLATIONS_HEADER = 'X-Contract-Violations';
+
 export const EXPOSED_HEADERS = [
   VERSION_HEADER,
   'WWW-Authenticate',
@@ -23,9 +26,9 @@ export const EXPOSED_HEADERS = [
   'Content-Type',
   // The wait of a 429 or 503 (the mock's failure scenarios; a real API's through the proxy): the client honours it.
   'Retry-After',
-  // Prism's violations (--static), the proxy's count (src/proxy: VIOLATIONS_HEADER; the mock cannot import it).
+  // Prism's violations (--static), the proxy's count.
   'sl-violations',
-  'X-Contract-Violations',
+  VIOLATIONS_HEADER,
   // The mock's warnings: declared filters it does not apply, query parameters the operation does not declare.
   IGNORED_FILTERS_HEADER,
   UNKNOWN_QUERY_HEADER,

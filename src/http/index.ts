@@ -25,6 +25,7 @@ export {
   IGNORED_FILTERS_HEADER,
   preflightHeaders,
   UNKNOWN_QUERY_HEADER,
+  VIOLATIONS_HEADER,
 } from './cors.ts';
 export { answerClientError, DEFAULT_TIMEOUTS, listen, type ServerTimeouts, serverOptionsOf } from './listen.ts';
 export { isJsonMediaType } from './media.ts';

@@ -24,6 +24,7 @@ import {
   refusal,
   routeRefusal,
   summarize,
+  VIOLATIONS_HEADER,
 } from '../http/index.ts';
 import type { CheckedResponse, ExchangeChecker, ExchangeViolation, Route } from './check.ts';
 import { routeViolation } from './check.ts';
@@ -32,7 +33,7 @@ import type { Recorder } from './recorder.ts';
 import type { ExchangeOutcome } from './report.ts';
 import { endToEnd, type Upstream } from './upstream.ts';
 
-export const VIOLATIONS_HEADER = 'X-Contract-Violations';
+export { VIOLATIONS_HEADER };
 
 export interface ExchangeContext {
   checker: ExchangeChecker;
