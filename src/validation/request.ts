@@ -201,11 +201,11 @@ function checkValue(validator: () => ValidateFunction, value: unknown, subject?:
 
 function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValidator> {
   const id = idOf(bundle);
-  const ajv = { compile: (schema: object): ValidateFunction => ajvOf(bundle).compile(schema) };
+  const compile = (schema: object): ValidateFunction => ajvOf(bundle).compile(schema);
   const lazy = (schema: () => object): ValidateFunction => {
     let compiled: ValidateFunction | undefined;
     const validate = ((data: unknown) => {
-      compiled ??= ajv.compile(schema());
+      compiled ??= compile(schema());
       const ok = compiled(data);
       validate.errors = compiled.errors;
       return ok;
@@ -214,7 +214,7 @@ function compileValidators(bundle: Bundle): Map<BundleOperation, OperationValida
   };
   const out = new Map<BundleOperation, OperationValidator>();
   for (const operation of bundle.operations) {
-    out.set(operation, operationValidator(bundle.document, operation, id, { compile: ajv.compile, lazy }));
+    out.set(operation, operationValidator(bundle.document, operation, id, { compile, lazy }));
   }
   return out;
 }

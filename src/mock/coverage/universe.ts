@@ -109,10 +109,9 @@ function constrained(document: Json, schema: Json): boolean {
   return ['enum', 'const', 'format', 'pattern', 'minLength', 'maxLength'].some((rule) => schema?.[rule] !== undefined);
 }
 
-/** A query parameter's schema, its `$ref`s followed. */
+/** A query parameter's schema (the bundle's walk resolved the parameters: path-level ones too), `$ref` followed. */
 function parameterSchema(operation: BundleOperation, document: Json, name: string): Json {
-  const parameters = (operation.operation.parameters ?? []) as Json[];
-  const found = parameters.map((p) => deref(document, p)).find((p) => p?.in === 'query' && p.name === name);
+  const found = operation.parameters.find((p) => p?.in === 'query' && p.name === name);
   return deref(document, found?.schema) ?? {};
 }
 
