@@ -5,7 +5,7 @@
  * under a sustained load. Through the real process (a real journal file, real sockets) where the
  * behaviour is the command's, through the journal where it is compaction's.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   closeSync,
@@ -34,6 +34,21 @@ import { call } from '../mock/http.ts';
 const HEADER = '{"format":"store-admin-mock-state","version":1}\n';
 const dir = mkdtempSync(join(tmpdir(), 'state-file-'));
 const isRoot = process.getuid?.() === 0;
+/**
+ * As root, permissions do not apply, so the unwritable-directory case runs the mock as nobody; that
+ * needs a checkout nobody can read (a clone under `mktemp -d`, mode 0700, is not): probed once.
+ */
+const nobodyReadsCheckout =
+  !isRoot ||
+  spawnSync(
+    process.execPath,
+    ['-e', `require('node:fs').accessSync(${JSON.stringify(join(ROOT, 'node_modules', 'tsx', 'package.json'))})`],
+    {
+      uid: 65534,
+      gid: 65534,
+      stdio: 'ignore',
+    },
+  ).status === 0;
 const subjectOf = async (url: string, token: string, ticket: number) =>
   (await call('GET', `/tickets/${ticket}/`, { baseUrl: url, token })).json.subject;
 const seeded = createMockEngine().export();
@@ -204,29 +219,34 @@ describe('the state file, hostile', () => {
     }
   }, 60_000);
 
-  it('names the file and the cause when its directory cannot be written (exit 3)', async () => {
-    const locked = join(dir, 'locked');
-    chmodSync(dir, 0o755);
-    mkdirSync(locked, { mode: 0o755 });
-    const file = join(locked, 'state.jsonl');
-    // As root, permissions do not apply: the mock runs as nobody.
-    if (!isRoot) chmodSync(locked, 0o555);
-    const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [...CLI, 'mock', '--port', '0', '--state', file], {
-        cwd: ROOT,
-        stdio: ['ignore', 'ignore', 'pipe'],
-        ...(isRoot && { uid: 65534, gid: 65534, env: { ...process.env, HOME: tmpdir() } }),
+  // Skipped only as root in a checkout nobody can read (the mock must run as nobody to meet a permission).
+  it.skipIf(!nobodyReadsCheckout)(
+    'names the file and the cause when its directory cannot be written (exit 3)',
+    async () => {
+      const locked = join(dir, 'locked');
+      chmodSync(dir, 0o755);
+      mkdirSync(locked, { mode: 0o755 });
+      const file = join(locked, 'state.jsonl');
+      // As root, permissions do not apply: the mock runs as nobody.
+      if (!isRoot) chmodSync(locked, 0o555);
+      const run = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [...CLI, 'mock', '--port', '0', '--state', file], {
+          cwd: ROOT,
+          stdio: ['ignore', 'ignore', 'pipe'],
+          ...(isRoot && { uid: 65534, gid: 65534, env: { ...process.env, HOME: tmpdir() } }),
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+        });
+        child.on('exit', (code) => resolve({ code, stderr }));
       });
-      let stderr = '';
-      child.stderr.on('data', (chunk) => {
-        stderr += chunk;
-      });
-      child.on('exit', (code) => resolve({ code, stderr }));
-    });
-    expect(run.stderr).not.toContain('listen');
-    expect(run.stderr).toContain(`${file}: cannot create its lock file ${file}.lock (EACCES)`);
-    expect(run.code).toBe(3);
-  }, 60_000);
+      expect(run.stderr).not.toContain('listen');
+      expect(run.stderr).toContain(`${file}: cannot create its lock file ${file}.lock (EACCES)`);
+      expect(run.code).toBe(3);
+    },
+    60_000,
+  );
 
   it('refuses the snapshot names "." and ".." (422 naming the rule), and caps snapshots per state', async () => {
     const mock = await startMock({ port: 0, limits: { maxSnapshots: 3 } });
