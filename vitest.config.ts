@@ -25,8 +25,9 @@ import HeavyFirstSequencer from './test/setup/sequencer.ts';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Starts the mock once on a free port for test/mock and test/conformance (inject('mockUrl')).
-    globalSetup: ['test/setup/mock.ts'],
+    // Bundles the CLI the suites spawn (test/setup/cli.ts); starts the mock once on a free port for
+    // test/mock and test/conformance (inject('mockUrl')).
+    globalSetup: ['test/setup/cli.ts', 'test/setup/mock.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: Math.max(2, availableParallelism()),

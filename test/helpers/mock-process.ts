@@ -1,5 +1,5 @@
 /**
- * The mock as a child process (`node --import tsx src/cli/bin.ts mock ...`, one process, so that
+ * The mock as a child process (`node <the CLI> mock ...`, test/helpers/process.ts; one process, so that
  * SIGKILL kills the server itself), for the suites that kill or restart it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
