@@ -161,14 +161,28 @@ function strictRefusal(context: ExchangeContext, incoming: Incoming, versionHead
   return routeRefusal(route, incoming.pathname);
 }
 
-/** Handles one request; resolves with what the report counts. */
-export async function handleExchange(
+/**
+ * Handles one request: what the report counts, at once when the exchange ended without waiting (a
+ * refusal), else once the answer is sent. No async function: each await would add promise turns to
+ * every exchange.
+ */
+export function handleExchange(
   context: ExchangeContext,
   request: IncomingMessage,
   response: ServerResponse,
-): Promise<ExchangeOutcome & { incoming?: Incoming }> {
+): Handled | Promise<Handled> {
   const read = readNodeBody(request);
-  const body = read instanceof Promise ? await read : read;
+  const client = { request, response };
+  return read instanceof Promise
+    ? read.then((body) => withBody(context, client, body))
+    : withBody(context, client, read);
+}
+
+type Handled = ExchangeOutcome & { incoming?: Incoming };
+
+/** The exchange once the request's body is read: refused, answered here, or forwarded. */
+function withBody(context: ExchangeContext, client: Client, body: Buffer | 'too-large'): Handled | Promise<Handled> {
+  const { request, response } = client;
   if (body === 'too-large') {
     // Not forwarded: the mock refuses such a body too.
     sendProblem(
@@ -182,22 +196,24 @@ export async function handleExchange(
   const url = targetOf(request.url ?? '/');
   if (!url) return answerOddTarget(request, response);
   const incoming = describe(context, request, body, url);
-  const base = {
-    operation: incoming.operation,
-    version: incoming.version,
-    request: incoming.request,
-    response: [],
-    incoming,
-  };
   if (context.strict && incoming.request.length > 0) {
     const refused = strictRefusal(context, incoming, headerOf(request, VERSION_KEY));
     sendProblem(request, response, refused.body, {
       ...refused.headers,
       [VIOLATIONS_HEADER]: String(incoming.request.length),
     });
-    return { ...base, status: refused.body.status, kind: 'refused' };
+    const { operation, version } = incoming;
+    return {
+      operation,
+      version,
+      request: incoming.request,
+      response: [],
+      incoming,
+      status: refused.body.status,
+      kind: 'refused',
+    };
   }
-  return forward(context, { request, response }, incoming, body);
+  return forward(context, client, incoming, body);
 }
 
 /** How the answer goes back: held and sent whole, streamed with a trailer, or without a body. */
@@ -240,16 +256,18 @@ interface Relayed {
 }
 
 /** Stage 3: forward, hold or stream the answer back (bounded), check, record and count it. */
-async function forward(context: ExchangeContext, client: Client, incoming: Incoming, body: Buffer): Promise<Outcome> {
-  const { request, response } = client;
+function forward(context: ExchangeContext, client: Client, incoming: Incoming, body: Buffer): Promise<Outcome> {
   const base = { operation: incoming.operation, version: incoming.version, request: incoming.request, incoming };
   const failure = { timedOut: false, declared: undefined as string | undefined };
-  let relayed: Relayed;
-  try {
-    relayed = await exchangeUpstream(context, client, incoming, body, failure);
-  } catch (error) {
-    return failed(context, client, { error, ...failure }, base);
-  }
+  return exchangeUpstream(context, client, incoming, body, failure).then(
+    (relayed) => deliver(context, client, incoming, relayed),
+    (error) => failed(context, client, { error, ...failure }, base),
+  );
+}
+
+/** The answer read: checked, sent (held: whole, the total in the header; streamed: the total in the trailer), recorded. */
+function deliver(context: ExchangeContext, client: Client, incoming: Incoming, relayed: Relayed): Outcome {
+  const { request, response } = client;
   const { answer, status, contentType } = relayed;
   const bodyless = incoming.method === 'HEAD' || status === 204 || status === 304;
   const checked: CheckedResponse = incoming.route
@@ -267,7 +285,8 @@ async function forward(context: ExchangeContext, client: Client, incoming: Incom
   const recorder = context.recorder;
   if (recorder)
     context.deferred.add(() => record(recorder, incoming, { status, contentType, bytes: relayed.bytes }, checked));
-  return { ...base, status, response: checked.violations };
+  const { operation, version } = incoming;
+  return { operation, version, request: incoming.request, incoming, status, response: checked.violations };
 }
 
 /**
