@@ -34,7 +34,7 @@ import { buildCli } from '../lib/built-cli.ts';
 import { summarizeProfile } from '../lib/cpu-profile.ts';
 import { freePort } from '../lib/net.ts';
 import { spawnNode as startNode } from '../lib/spawn-node.ts';
-import { cpuMicros, ensureWrk, requestLua, runWrk, type WrkResult } from '../lib/wrk.ts';
+import { ensureWrk, requestLua, runWrkOn, type WrkResult } from '../lib/wrk.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PRISM = resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js');
@@ -116,9 +116,7 @@ const scenarioLua = (s: Scenario): string =>
  * the CPU the server process `pid` spent per request: a measure the machine's load bends less.
  */
 function wrk(base: string, s: Scenario, pid: number, seconds = SECONDS): Measured {
-  const cpuBefore = cpuMicros(pid);
-  const result = runWrk(`${base}${s.path}`, scenarioLua(s), { threads: 1, connections: CONNECTIONS, seconds });
-  return { ...result, cpuPerRequest: (cpuMicros(pid) - cpuBefore) / result.requests };
+  return runWrkOn(pid, `${base}${s.path}`, scenarioLua(s), { threads: 1, connections: CONNECTIONS, seconds });
 }
 
 // Servers -----------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import { VERSION_HEADER } from '../../src/contract/index.ts';
 import type { Answer } from '../lib/answer.ts';
 import { printBenchTable } from '../lib/bench-table.ts';
 import { BARE, type PeerMeasure, type PeerTarget, peerRows, targetRows } from '../lib/peers-table.ts';
-import { cpuMicros, ensureWrk, requestLua, runWrk } from '../lib/wrk.ts';
+import { ensureWrk, requestLua, runWrkOn } from '../lib/wrk.ts';
 import { headersOf, isList, type PeerRequest, REQUESTS, writePeerFiles } from './peers/fixtures.ts';
 import {
   once,
@@ -86,9 +86,7 @@ function measure(server: PeerServer, request: PeerRequest, seconds: number, roun
     ...(request.body !== undefined && { body: request.body }),
     ...(request.tokenEvery && { tokenEvery: { token: `bench-peers-${round}`, every: request.tokenEvery } }),
   });
-  const before = cpuMicros(served.pid);
-  const result = runWrk(`${served.url}${request.path}`, lua, { threads: 1, connections: CONNECTIONS, seconds });
-  return { ...result, cpuPerRequest: (cpuMicros(served.pid) - before) / Math.max(result.requests, 1) };
+  return runWrkOn(served.pid, `${served.url}${request.path}`, lua, { threads: 1, connections: CONNECTIONS, seconds });
 }
 
 async function startAll(answers: Map<PeerRequest, Answer>, dir: string, java: string | undefined) {

@@ -10,12 +10,16 @@
  *        over the bare upstream, and p50 at most +0.3 ms over the pipe-only proxy (issue 28);
  *      - saturated: as fast as wrk can; with wrk, upstream and proxy on 2 cores, latency there is
  *        queueing (20 connections / throughput), so this row reports throughput, relative to the
- *        bare upstream and to the pipe-only proxy: target >= 0.85 of the pipe's (issue 28);
+ *        bare upstream and to the pipe-only proxy: target >= 0.85 of the pipe's (issue 28); beside it
+ *        the CPU the proxy and the pipe spent per exchange (/proc), which a shared machine's load
+ *        bends less than req/s;
  *   2. validation cost per exchange, in this process: route + request check + response check of a
  *      ticket and of a 10-record subscription page (what the proxy adds to each exchange's CPU).
  * Upstream and proxy are child processes; wrk (Debian's) is installed with apt when missing. The
- * machine's load average is printed beside the figures: on a shared machine, read ratios, not ms.
- * Usage: tsx scripts/bench/proxy.ts [--seconds S] [--runs N]
+ * machine's load average is printed beside the figures (before and after): on a shared machine, read
+ * ratios, not ms. `--baseline BIN` adds another build of the CLI (e.g. main's dist/src/cli/bin.js) to
+ * the same alternated runs, for an A/B of two versions of the proxy on the same load.
+ * Usage: tsx scripts/bench/proxy.ts [--seconds S] [--runs N] [--baseline BIN]
  */
 import type { ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -27,11 +31,15 @@ import { createExchangeChecker } from '../../src/proxy/index.ts';
 import { type BenchRow, printBenchTable } from '../lib/bench-table.ts';
 import { buildCli } from '../lib/built-cli.ts';
 import { spawnNode } from '../lib/spawn-node.ts';
-import { ensureWrk, headersLua, paceLua, runWrk } from '../lib/wrk.ts';
+import { ensureWrk, headersLua, paceLua, runWrkOn } from '../lib/wrk.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '3' }, runs: { type: 'string', default: '3' } },
+  options: {
+    seconds: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '3' },
+    baseline: { type: 'string' },
+  },
 });
 const SECONDS = Number(values.seconds);
 const RUNS = Number(values.runs);
@@ -83,14 +91,17 @@ interface Latency {
   rps: number;
   p50: number;
   p99: number;
+  /** CPU µs the server process spent per request (user + system): what the machine's load bends least. */
+  cpu: number;
 }
 
-/** One wrk run (2 threads, CONNECTIONS connections), paced by `paceMs` when given; every answer must be a 2xx. */
-function wrk(url: string, seconds: number, paceMs?: number): Latency {
+/** One wrk run (2 threads, CONNECTIONS connections) against `server`, paced by `paceMs` when given; every answer must be a 2xx. */
+function wrk(server: Server, target: string, seconds: number, paceMs?: number): Latency {
   const lua = `${headersLua(HEADERS)}${paceMs === undefined ? '' : paceLua(paceMs)}`;
-  const result = runWrk(url, lua, { threads: 2, connections: CONNECTIONS, seconds });
+  const url = `${server.url}${target}`;
+  const result = runWrkOn(server.pid, url, lua, { threads: 2, connections: CONNECTIONS, seconds });
   if (result.failures) throw new Error(`${result.failures} failed responses from ${url}`);
-  return { rps: result.requestsPerSecond, p50: result.p50Ms, p99: result.p99Ms };
+  return { rps: result.requestsPerSecond, p50: result.p50Ms, p99: result.p99Ms, cpu: result.cpuPerRequest };
 }
 
 const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms.toFixed(2)} ms`;
@@ -100,6 +111,7 @@ const latency = (list: Latency[]) => ({
   p50: median(list.map((r) => r.p50)),
   p99: median(list.map((r) => r.p99)),
   rps: median(list.map((r) => r.rps)),
+  cpu: median(list.map((r) => r.cpu)),
 });
 
 async function overhead(ticket: string): Promise<BenchRow[]> {
@@ -108,29 +120,43 @@ async function overhead(ticket: string): Promise<BenchRow[]> {
   const cli = buildCli(ROOT);
   const proxy = await startChild([cli.bin, 'proxy', '--upstream', upstream.url, '--port', '0', '--quiet']);
   const pipe = await startChild(['-e', PIPE_PROXY], { UPSTREAM: String(new URL(upstream.url).port) });
+  const baseline = values.baseline
+    ? await startChild([resolve(values.baseline), 'proxy', '--upstream', upstream.url, '--port', '0', '--quiet'])
+    : undefined;
   const target = '/tickets/7/';
-  const servers = { bare: upstream.url, proxy: proxy.url, pipe: pipe.url };
+  const servers: Servers = { bare: upstream, proxy, pipe, ...(baseline && { baseline }) };
   try {
-    for (const url of Object.values(servers)) wrk(`${url}${target}`, 1); // warm-up
+    for (const server of Object.values(servers)) wrk(server, target, 1); // warm-up
     const part = `GET ${target} (unstable), ${CONNECTIONS} conn`;
     return [...compare(servers, target, `${part}, paced`, PACE_MS), ...compare(servers, target, `${part}, saturated`)];
   } finally {
-    await Promise.all([proxy.stop(), pipe.stop(), upstream.stop()]);
+    await Promise.all([proxy.stop(), pipe.stop(), upstream.stop(), baseline?.stop()]);
     cli.remove();
   }
 }
 
-/** The three servers measured in turn (RUNS times), the proxy's and the pipe's figures against the bare upstream's. */
-function compare(servers: Record<'bare' | 'proxy' | 'pipe', string>, target: string, part: string, paceMs?: number) {
-  const results = { bare: [] as Latency[], proxy: [] as Latency[], pipe: [] as Latency[] };
+/** p50 / p99 and req/s, as a cell. */
+const pair = (r: { p50: number; p99: number; rps: number }) =>
+  `${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} ms, ${r.rps.toFixed(0)} req/s`;
+
+type Server = { url: string; pid: number };
+type Servers = Record<'bare' | 'proxy' | 'pipe', Server> & { baseline?: Server };
+
+/**
+ * The servers measured in turn (RUNS times), the proxy's and the pipe's figures against the bare
+ * upstream's (and, with `--baseline`, the proxy's against the baseline build's).
+ */
+function compare(servers: Servers, target: string, part: string, paceMs?: number) {
+  const results: Record<string, Latency[]> = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
   for (let run = 0; run < RUNS; run++) {
-    for (const name of ['bare', 'proxy', 'pipe'] as const)
-      results[name].push(wrk(`${servers[name]}${target}`, SECONDS, paceMs));
+    for (const [name, server] of Object.entries(servers)) results[name]?.push(wrk(server, target, SECONDS, paceMs));
   }
-  const [bare, proxied, piped] = [latency(results.bare), latency(results.proxy), latency(results.pipe)];
+  const [bare, proxied, piped] = [
+    latency(results.bare ?? []),
+    latency(results.proxy ?? []),
+    latency(results.pipe ?? []),
+  ];
   const row = (measure: string, value: string, goal = '') => ({ part, measure, value, target: goal });
-  const pair = (r: { p50: number; p99: number; rps: number }) =>
-    `${r.p50.toFixed(2)} / ${r.p99.toFixed(2)} ms, ${r.rps.toFixed(0)} req/s`;
   const added = (r: typeof bare) => `${signed(r.p50 - bare.p50)} / ${signed(r.p99 - bare.p99)}`;
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const paced = paceMs !== undefined;
@@ -152,8 +178,34 @@ function compare(servers: Record<'bare' | 'proxy' | 'pipe', string>, target: str
         : `${(proxied.rps / piped.rps).toFixed(2)} of its req/s`,
       `${paced ? 'p50 <= +0.3 ms' : '>= 0.85'}: ${verdict(nearPipe)}`,
     ),
+    row(
+      'CPU per exchange: proxy / pipe-only proxy',
+      `${proxied.cpu.toFixed(0)} / ${piped.cpu.toFixed(0)} µs (${(piped.cpu / proxied.cpu).toFixed(2)})`,
+    ),
     row('reference: pipe-only proxy p50 / p99', pair(piped)),
     row('reference: pipe-only added p50 / p99', added(piped)),
+    ...(results.baseline
+      ? againstBaseline(latency(results.baseline), proxied, piped, paced).map((r) => ({ part, ...r }))
+      : []),
+  ];
+}
+
+/** The `--baseline` build's figures, and the proxy's against them, in the rows' terms. */
+function againstBaseline(
+  baseline: ReturnType<typeof latency>,
+  proxied: typeof baseline,
+  piped: typeof baseline,
+  paced: boolean,
+) {
+  return [
+    { measure: 'baseline build p50 / p99', value: `${pair(baseline)}, ${baseline.cpu.toFixed(0)} µs CPU`, target: '' },
+    {
+      measure: 'proxy against the baseline build',
+      value: paced
+        ? `p50 ${signed(proxied.p50 - baseline.p50)}, p99 ${signed(proxied.p99 - baseline.p99)}`
+        : `${(proxied.rps / baseline.rps).toFixed(2)} of its req/s (baseline: ${(baseline.rps / piped.rps).toFixed(2)} of the pipe's)`,
+      target: '',
+    },
   ];
 }
 
@@ -182,6 +234,9 @@ function validationCost(
 }
 
 ensureWrk();
+const loadBefore = loadavg()
+  .map((l) => l.toFixed(2))
+  .join(' ');
 const engine = createMockEngine();
 const ticket = await answerOf(engine, '/tickets/7/', 'unstable');
 const page = await answerOf(engine, '/subscriptions/?status=active', '2024-04-01');
@@ -195,6 +250,6 @@ const load = loadavg()
   .map((l) => l.toFixed(2))
   .join(' ');
 printBenchTable(
-  `Proxy benchmark (Node ${process.versions.node}, wrk, median of ${RUNS} runs of ${SECONDS} s; load average ${load})`,
+  `Proxy benchmark (Node ${process.versions.node}, wrk, median of ${RUNS} runs of ${SECONDS} s; load average ${loadBefore} before, ${load} after)`,
   rows,
 );

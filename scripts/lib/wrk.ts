@@ -127,6 +127,16 @@ export function runWrk(url: string, lua: string, options: WrkOptions = {}): WrkR
   }
 }
 
+/**
+ * One wrk run, with the CPU the server process `pid` spent per request (µs, user + system): a
+ * measure the machine's load bends less than requests per second.
+ */
+export function runWrkOn(pid: number, url: string, lua: string, options: WrkOptions = {}) {
+  const before = cpuMicros(pid);
+  const result = runWrk(url, lua, options);
+  return { ...result, cpuPerRequest: (cpuMicros(pid) - before) / Math.max(result.requests, 1) };
+}
+
 /** The same, without blocking this process (to sample the server meanwhile). */
 export function runWrkAsync(url: string, lua: string, options: WrkOptions = {}): Promise<WrkResult> {
   const { script, done } = writeScript(lua);

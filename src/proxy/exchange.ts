@@ -31,7 +31,7 @@ import { routeViolation } from './check.ts';
 import type { Deferred } from './deferred.ts';
 import type { Recorder } from './recorder.ts';
 import type { ExchangeOutcome } from './report.ts';
-import { endToEnd, type Upstream } from './upstream.ts';
+import { endToEnd, rawHeader, type Upstream } from './upstream.ts';
 
 export { VIOLATIONS_HEADER };
 
@@ -161,14 +161,28 @@ function strictRefusal(context: ExchangeContext, incoming: Incoming, versionHead
   return routeRefusal(route, incoming.pathname);
 }
 
-/** Handles one request; resolves with what the report counts. */
-export async function handleExchange(
+/**
+ * Handles one request: what the report counts, at once when the exchange ended without waiting (a
+ * refusal), else once the answer is sent. No async function: each await would add promise turns to
+ * every exchange.
+ */
+export function handleExchange(
   context: ExchangeContext,
   request: IncomingMessage,
   response: ServerResponse,
-): Promise<ExchangeOutcome & { incoming?: Incoming }> {
+): Handled | Promise<Handled> {
   const read = readNodeBody(request);
-  const body = read instanceof Promise ? await read : read;
+  const client = { request, response };
+  return read instanceof Promise
+    ? read.then((body) => withBody(context, client, body))
+    : withBody(context, client, read);
+}
+
+type Handled = ExchangeOutcome & { incoming?: Incoming };
+
+/** The exchange once the request's body is read: refused, answered here, or forwarded. */
+function withBody(context: ExchangeContext, client: Client, body: Buffer | 'too-large'): Handled | Promise<Handled> {
+  const { request, response } = client;
   if (body === 'too-large') {
     // Not forwarded: the mock refuses such a body too.
     sendProblem(
@@ -182,39 +196,44 @@ export async function handleExchange(
   const url = targetOf(request.url ?? '/');
   if (!url) return answerOddTarget(request, response);
   const incoming = describe(context, request, body, url);
-  const base = {
-    operation: incoming.operation,
-    version: incoming.version,
-    request: incoming.request,
-    response: [],
-    incoming,
-  };
   if (context.strict && incoming.request.length > 0) {
     const refused = strictRefusal(context, incoming, headerOf(request, VERSION_KEY));
     sendProblem(request, response, refused.body, {
       ...refused.headers,
       [VIOLATIONS_HEADER]: String(incoming.request.length),
     });
-    return { ...base, status: refused.body.status, kind: 'refused' };
+    const { operation, version } = incoming;
+    return {
+      operation,
+      version,
+      request: incoming.request,
+      response: [],
+      incoming,
+      status: refused.body.status,
+      kind: 'refused',
+    };
   }
-  return forward(context, { request, response }, incoming, body);
+  return forward(context, client, incoming, body);
 }
 
 /** How the answer goes back: held and sent whole, streamed with a trailer, or without a body. */
 type Delivery = { kind: 'held'; length: number } | { kind: 'streamed' } | { kind: 'bodyless' };
 
-/** The upstream's headers for the client: hop-by-hop and CORS ones replaced by the mock's own. */
+/** Upstream headers never passed on: CORS ones (the proxy answers CORS as the mock does) and the proxy's own count. */
+const notPassedOn = (lower: string) => lower.startsWith('access-control-') || lower === VIOLATIONS_KEY;
+const VIOLATIONS_KEY = VIOLATIONS_HEADER.toLowerCase();
+
+/** The upstream's headers for the client (a flat list): hop-by-hop and CORS ones replaced by the mock's own. */
 function headersFor(request: IncomingMessage, upstream: IncomingMessage, violations: number, delivery: Delivery) {
-  const headers = endToEnd(upstream.headers, (name) => name.startsWith('access-control-'));
-  if (delivery.kind === 'bodyless' && upstream.headers['content-length'] !== undefined)
-    headers['content-length'] = upstream.headers['content-length'];
-  if (delivery.kind === 'held') headers['content-length'] = String(delivery.length);
-  return {
-    ...headers,
-    ...corsHeaders(headerOf(request, 'origin')),
-    [VIOLATIONS_HEADER]: String(violations),
-    ...(delivery.kind === 'streamed' && { Trailer: VIOLATIONS_HEADER }),
-  };
+  const headers = endToEnd(upstream.rawHeaders, notPassedOn);
+  const length = delivery.kind === 'bodyless' ? rawHeader(upstream.rawHeaders, 'content-length') : undefined;
+  if (length !== undefined) headers.push('Content-Length', length);
+  if (delivery.kind === 'held') headers.push('Content-Length', String(delivery.length));
+  const cors = corsHeaders(headerOf(request, 'origin'));
+  for (const name in cors) headers.push(name, cors[name] as string);
+  headers.push(VIOLATIONS_HEADER, String(violations));
+  if (delivery.kind === 'streamed') headers.push('Trailer', VIOLATIONS_HEADER);
+  return headers;
 }
 
 type Outcome = ExchangeOutcome & { incoming: Incoming };
@@ -225,85 +244,120 @@ interface Client {
   response: ServerResponse;
 }
 
-/** Stage 3: forward, hold or stream the answer back (bounded), check, record and count it. */
-async function forward(context: ExchangeContext, client: Client, incoming: Incoming, body: Buffer): Promise<Outcome> {
-  const { request, response } = client;
-  const base = { operation: incoming.operation, version: incoming.version, request: incoming.request, incoming };
-  const { request: outgoing, answer: answered } = context.upstream.send(
-    incoming.method,
-    incoming.target,
-    request.headers,
-    body,
-  );
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    outgoing.destroy(new Error('upstream timeout'));
-  }, context.timeoutMs);
-  // A client that goes away cancels the upstream request.
-  response.once('close', () => {
-    if (!response.writableFinished) outgoing.destroy();
-  });
-  try {
-    const answer = await answered;
-    const status = answer.statusCode ?? 502;
-    const refused = overBound(context, answer);
-    // Declared larger than the bound: not read at all.
-    if (refused) {
-      sendProblem(request, response, refused);
-      return { ...base, status: 502, response: [], kind: 'unreachable' };
-    }
-    const bodyless = incoming.method === 'HEAD' || status === 204 || status === 304;
-    const startStream = () =>
-      response.writeHead(status, headersFor(request, answer, incoming.request.length, { kind: 'streamed' }));
-    const relayed = await relay(answer, response, context, startStream);
-    const contentType = answer.headers['content-type'];
-    const checked: CheckedResponse = incoming.route
-      ? context.checker.checkResponse(incoming.route, status, contentType ?? null, relayed.bytes)
-      : { violations: [] };
-    const total = incoming.request.length + checked.violations.length;
-    if (relayed.held) {
-      const delivery: Delivery = bodyless ? { kind: 'bodyless' } : { kind: 'held', length: relayed.held.length };
-      response.writeHead(status, headersFor(request, answer, total, delivery));
-      response.end(bodyless ? undefined : relayed.held);
-    } else {
-      response.addTrailers({ [VIOLATIONS_HEADER]: String(total) });
-      response.end();
-    }
-    const recorder = context.recorder;
-    if (recorder)
-      context.deferred.add(() => record(recorder, incoming, { status, contentType, bytes: relayed.bytes }, checked));
-    return { ...base, status, response: checked.violations };
-  } catch (error) {
-    return failed(context, client, { error, timedOut }, base);
-  } finally {
-    clearTimeout(timer);
-  }
+/** An upstream answer read to its end: held whole (within `heldBytes`) or already streamed to the client. */
+interface Relayed {
+  answer: IncomingMessage;
+  status: number;
+  contentType: string | undefined;
+  /** The whole answer when it was held (not yet sent). */
+  held?: Buffer;
+  /** The whole of a JSON answer (the same bytes when held: one copy, parsed once by the check); empty otherwise. */
+  bytes: Buffer;
 }
 
-/** An answer whose declared length is over the proxy's bound: the 502 problem to send instead. */
-function overBound(context: ExchangeContext, answer: IncomingMessage): Problem | undefined {
-  const declared = answer.headers['content-length'];
-  if (!(Number(declared) > context.maxResponseBytes)) return undefined;
-  answer.destroy();
+/** Stage 3: forward, hold or stream the answer back (bounded), check, record and count it. */
+function forward(context: ExchangeContext, client: Client, incoming: Incoming, body: Buffer): Promise<Outcome> {
+  const base = { operation: incoming.operation, version: incoming.version, request: incoming.request, incoming };
+  const failure = { timedOut: false, declared: undefined as string | undefined };
+  return exchangeUpstream(context, client, incoming, body, failure).then(
+    (relayed) => deliver(context, client, incoming, relayed),
+    (error) => failed(context, client, { error, ...failure }, base),
+  );
+}
+
+/** The answer read: checked, sent (held: whole, the total in the header; streamed: the total in the trailer), recorded. */
+function deliver(context: ExchangeContext, client: Client, incoming: Incoming, relayed: Relayed): Outcome {
+  const { request, response } = client;
+  const { answer, status, contentType } = relayed;
+  const bodyless = incoming.method === 'HEAD' || status === 204 || status === 304;
+  const checked: CheckedResponse = incoming.route
+    ? context.checker.checkResponse(incoming.route, status, contentType ?? null, relayed.bytes)
+    : { violations: [] };
+  const total = incoming.request.length + checked.violations.length;
+  if (relayed.held) {
+    const delivery: Delivery = bodyless ? { kind: 'bodyless' } : { kind: 'held', length: relayed.held.length };
+    response.writeHead(status, headersFor(request, answer, total, delivery));
+    response.end(bodyless ? undefined : relayed.held);
+  } else {
+    response.addTrailers({ [VIOLATIONS_HEADER]: String(total) });
+    response.end();
+  }
+  const recorder = context.recorder;
+  if (recorder)
+    context.deferred.add(() => record(recorder, incoming, { status, contentType, bytes: relayed.bytes }, checked));
+  const { operation, version } = incoming;
+  return { operation, version, request: incoming.request, incoming, status, response: checked.violations };
+}
+
+/**
+ * Sends the request upstream and reads its answer (./upstream.ts), in one promise: held whole while
+ * it stays within `heldBytes`; past that, the headers go to the client and the answer is copied as
+ * it comes (backpressure kept). Rejects when the upstream cannot be reached, times out (`failure.timedOut`),
+ * declares a length over the bound (`failure.declared`: not read at all) or cuts its answer.
+ */
+function exchangeUpstream(
+  context: ExchangeContext,
+  client: Client,
+  incoming: Incoming,
+  body: Buffer,
+  failure: { timedOut: boolean; declared: string | undefined },
+): Promise<Relayed> {
+  const { request, response } = client;
+  return new Promise((resolve, reject) => {
+    const outgoing = context.upstream.send(incoming.method, incoming.target, request.rawHeaders, body, {
+      onAnswer: (answer) => {
+        const declared = rawHeader(answer.rawHeaders, 'content-length');
+        if (Number(declared) > context.maxResponseBytes) {
+          failure.declared = declared;
+          answer.destroy();
+          return reject(new Error('declared over the bound'));
+        }
+        const startStream = () =>
+          response.writeHead(
+            answer.statusCode ?? 502,
+            headersFor(request, answer, incoming.request.length, { kind: 'streamed' }),
+          );
+        relay(answer, response, context, startStream, resolve, reject);
+      },
+      onError: reject,
+    });
+    const timer = setTimeout(() => {
+      failure.timedOut = true;
+      outgoing.destroy(new Error('upstream timeout'));
+    }, context.timeoutMs);
+    // A client that goes away cancels the upstream request; either end clears the timer.
+    response.on('close', () => {
+      clearTimeout(timer);
+      if (!response.writableFinished) outgoing.destroy();
+    });
+    outgoing.on('close', () => clearTimeout(timer));
+  });
+}
+
+/** An answer declared longer than the proxy's bound: the 502 problem sent instead. */
+function overBound(context: ExchangeContext, declared: string): Problem {
   const detail = `The upstream ${context.upstream.name} answered ${declared} bytes, over the proxy's bound of ${context.maxResponseBytes}.`;
   return refusal('upstreamTooLarge', detail).body;
 }
 
-/** The upstream failed (unreachable, timed out, cut): a 502/504 problem, or a cut answer once streaming. */
+/** The upstream failed (unreachable, timed out, cut, over the bound): a 502/504 problem, or a cut answer once streaming. */
 function failed(
   context: ExchangeContext,
   client: Client,
-  failure: { error: unknown; timedOut: boolean },
+  failure: { error: unknown; timedOut: boolean; declared: string | undefined },
   base: Omit<Outcome, 'status' | 'response' | 'kind'>,
 ): Outcome {
   const { request, response } = client;
-  const { error, timedOut } = failure;
+  const { error, timedOut, declared } = failure;
   const name = context.upstream.name;
   if (response.headersSent) {
     // Streaming had started: the client sees the answer cut.
     response.destroy();
     return { ...base, status: timedOut ? 504 : 502, response: [], kind: timedOut ? 'timeout' : 'unreachable' };
+  }
+  if (declared !== undefined) {
+    sendProblem(request, response, overBound(context, declared));
+    return { ...base, status: 502, response: [], kind: 'unreachable' };
   }
   if (timedOut) {
     const detail = `The upstream ${name} did not answer within ${context.timeoutMs} ms (--upstream-timeout).`;
@@ -317,49 +371,50 @@ function failed(
 
 /**
  * Reads the answer: held whole while it stays within `heldBytes`; past that, `startStream` sends the
- * headers and the answer is copied to the client as it comes (backpressure kept). Resolves with the
- * held bytes (none once streamed) and the whole of a JSON answer (the same bytes when held: one
- * copy, parsed once by the check).
+ * headers and the answer is copied to the client as it comes (backpressure kept). `done` gets the
+ * held bytes (none once streamed) and the whole of a JSON answer.
  */
 function relay(
   answer: IncomingMessage,
   response: ServerResponse,
   context: ExchangeContext,
   startStream: () => void,
-): Promise<{ held?: Buffer; bytes: Buffer }> {
-  const keep = isJsonMediaType(answer.headers['content-type']);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let streaming = false;
-    answer.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      // The client's bound (MAX_RESPONSE_BYTES): beyond it the answer is cut, never buffered.
-      if (size > context.maxResponseBytes)
-        return answer.destroy(new Error(`the upstream answer exceeds ${context.maxResponseBytes} bytes`));
-      if (!streaming && size <= context.heldBytes) return chunks.push(chunk);
-      if (!streaming) {
-        // Longer than what is held: the headers go now, then what was held.
-        streaming = true;
-        startStream();
-        for (const held of chunks) response.write(held);
-        if (!keep) chunks.length = 0;
-      }
-      if (keep) chunks.push(chunk);
-      if (!response.write(chunk)) {
-        answer.pause();
-        response.once('drain', () => answer.resume());
-      }
-    });
-    answer.once('end', () => {
-      const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      resolve({ ...(!streaming && { held: whole }), bytes: keep ? whole : EMPTY });
-    });
-    answer.once('error', reject);
-    // Destroyed without an error (the client left, the timeout): no 'end' will come.
-    answer.once('close', () => {
-      if (!answer.complete) reject(new Error('the upstream answer was cut'));
-    });
+  done: (relayed: Relayed) => void,
+  fail: (error: Error) => void,
+): void {
+  const contentType = rawHeader(answer.rawHeaders, 'content-type');
+  const keep = isJsonMediaType(contentType);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let streaming = false;
+  answer.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    // The client's bound (MAX_RESPONSE_BYTES): beyond it the answer is cut, never buffered.
+    if (size > context.maxResponseBytes)
+      return answer.destroy(new Error(`the upstream answer exceeds ${context.maxResponseBytes} bytes`));
+    if (!streaming && size <= context.heldBytes) return chunks.push(chunk);
+    if (!streaming) {
+      // Longer than what is held: the headers go now, then what was held.
+      streaming = true;
+      startStream();
+      for (const held of chunks) response.write(held);
+      if (!keep) chunks.length = 0;
+    }
+    if (keep) chunks.push(chunk);
+    if (!response.write(chunk)) {
+      answer.pause();
+      response.once('drain', () => answer.resume());
+    }
+  });
+  answer.on('end', () => {
+    const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    const status = answer.statusCode ?? 502;
+    done({ answer, status, contentType, ...(!streaming && { held: whole }), bytes: keep ? whole : EMPTY });
+  });
+  answer.on('error', fail);
+  // Destroyed without an error (the client left, the timeout): no 'end' will come.
+  answer.on('close', () => {
+    if (!answer.complete) fail(new Error('the upstream answer was cut'));
   });
 }
 

@@ -144,12 +144,36 @@ async function contextOf(options: ProxyOptions): Promise<ExchangeContext> {
   };
 }
 
+/**
+ * One exchange through the proxy, counted and logged after its answer is sent; a promise only while
+ * it waits (no async function: each await would add promise turns to every exchange).
+ */
+function exchanger(context: ExchangeContext, builder: ReportBuilder, options: ProxyOptions) {
+  const { log } = options;
+  const { deferred } = context;
+  const timed = log !== undefined && options.logExchanges !== false;
+  const counted = (request: IncomingMessage, outcome: ExchangeOutcome, started: number) => {
+    const ms = timed ? performance.now() - started : undefined;
+    deferred.add(() => {
+      builder.add(outcome);
+      if (log) logOutcome(log, request, outcome, ms);
+    });
+  };
+  return (request: IncomingMessage, response: ServerResponse): Promise<void> | undefined => {
+    // Timed only when each exchange is logged: no clock read per exchange otherwise.
+    const started = timed ? performance.now() : 0;
+    const outcome = handleExchange(context, request, response);
+    if (outcome instanceof Promise) return outcome.then((done) => counted(request, done, started));
+    counted(request, outcome, started);
+    return undefined;
+  };
+}
+
 export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const context = await contextOf(options);
   const { upstream, recorder, deferred } = context;
   const builder = new ReportBuilder(upstream.name);
   const log = options.log;
-  const timed = log !== undefined && options.logExchanges !== false;
   const report = () => {
     deferred.drain();
     return builder.report(recorder?.stats());
@@ -157,7 +181,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const { createNodeDocsListener } = await import('../docs/index.ts');
   const serveDocs = createNodeDocsListener({ ...(options.bundlesDir && { bundlesDir: options.bundlesDir }) });
 
-  async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const exchange = exchanger(context, builder, options);
+
+  function answer(request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
     // A CORS preflight: answered here, as the mock answers it (never forwarded).
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
       response.writeHead(204, {
@@ -165,34 +191,33 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         'Content-Length': '0',
       });
       response.end();
-      return;
+      return undefined;
     }
     // The report so far.
     if (request.method === 'GET' && isReport(request.url ?? '/')) {
       const text = JSON.stringify(report(), null, 2);
       response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
       response.end(text);
-      return;
+      return undefined;
     }
-    // The reference, as on the mock.
-    if (request.url?.startsWith('/docs') && (await serveDocs(request, response))) return;
-    // Timed only when each exchange is logged: no clock read per exchange otherwise.
-    const started = timed ? performance.now() : 0;
-    const outcome = await handleExchange(context, request, response);
-    const ms = timed ? performance.now() - started : undefined;
-    deferred.add(() => {
-      builder.add(outcome);
-      if (log) logOutcome(log, request, outcome, ms);
-    });
+    // The reference, as on the mock; any other path under /docs is forwarded.
+    if (request.url?.startsWith('/docs'))
+      return serveDocs(request, response).then((served) => (served ? undefined : exchange(request, response)));
+    return exchange(request, response);
   }
 
   const { createServer } = await import('node:http');
   const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
-    answer(request, response).catch((error: Error) => {
+    const fail = (error: Error) => {
       log?.(`${request.method} ${(request.url ?? '/').split('?')[0]} proxy error: ${error.message}`);
       if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/problem+json' });
       response.end();
-    });
+    };
+    try {
+      answer(request, response)?.catch(fail);
+    } catch (error) {
+      fail(error as Error);
+    }
   });
   // Node's own refusals (malformed request, headers too large, a client too slow) as problems.
   server.on('clientError', answerClientError);

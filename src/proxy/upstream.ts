@@ -5,13 +5,7 @@
  * and the one outgoing request, on a keep-alive agent. Redirects are never followed: node:http hands
  * the 3xx back, and the proxy passes it to the client as is.
  */
-import {
-  type ClientRequest,
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-} from 'node:http';
+import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1). */
@@ -29,47 +23,68 @@ export const HOP_BY_HOP = new Set([
   'content-length',
 ]);
 
+/** Node's raw header lines (`rawHeaders`: name, value, name, value…), or a flat list of them to send. */
+export type RawHeaders = string[];
+
+/** The value of header `lower` (a lower-case name) in raw header lines: the first one. */
+export function rawHeader(raw: readonly string[], lower: string): string | undefined {
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === lower.length && name.toLowerCase() === lower) return raw[i + 1];
+  }
+  return undefined;
+}
+
 /**
- * The headers of `headers` that travel past this hop: none of {@link HOP_BY_HOP}, none named in its
+ * The lines of `raw` that travel past this hop, as a flat list for `writeHead` or `request` (Node
+ * stores it without building a header object): none of {@link HOP_BY_HOP}, none named in a
  * `Connection` header (RFC 9110 §7.6.1: a sender lists there the headers meant for this hop only),
- * and none of `drop`.
+ * and none `drop` refuses (it is given lower-case names). Names keep their case, repeated lines stay
+ * separate lines.
  */
-export function endToEnd(
-  headers: IncomingHttpHeaders,
-  drop: (name: string) => boolean = () => false,
-): Record<string, string | string[]> {
-  const connection = headers.connection;
-  // Most requests name no header in `Connection`: no set is built for them (this runs twice per exchange).
-  const named =
-    connection === undefined
-      ? undefined
-      : new Set(
-          (Array.isArray(connection) ? connection.join(',') : connection)
-            .split(',')
-            .map((name) => name.trim().toLowerCase())
-            .filter(Boolean),
-        );
-  const out: Record<string, string | string[]> = {};
-  for (const header in headers) {
-    const value = headers[header];
-    if (value === undefined || HOP_BY_HOP.has(header) || named?.has(header) || drop(header)) continue;
-    out[header] = value;
+export function endToEnd(raw: readonly string[], drop: (lower: string) => boolean = () => false): RawHeaders {
+  const connection = rawHeader(raw, 'connection');
+  // Most messages name no header in `Connection`: no set is built for them (this runs twice per exchange).
+  const named = connection === undefined ? undefined : new Set(connectionNames(raw).map((name) => name.toLowerCase()));
+  const out: RawHeaders = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || named?.has(lower) || drop(lower)) continue;
+    out.push(name, raw[i + 1] as string);
   }
   return out;
 }
+
+/** Every header name listed in the `Connection` lines of `raw`. */
+function connectionNames(raw: readonly string[]): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    if ((raw[i] as string).toLowerCase() !== 'connection') continue;
+    for (const name of (raw[i + 1] as string).split(',')) if (name.trim()) names.push(name.trim());
+  }
+  return names;
+}
+
+/** Methods whose request announces no body when it has none (every other one says `Content-Length: 0`). */
+const BODILESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
 export interface Upstream {
   /** The base URL without credentials, query or trailing slash: what messages and reports name. */
   readonly name: string;
   /** The URL a request target (an origin-form path and query, `/tickets/7/?x=1`) goes to. */
   urlOf(target: string): URL;
-  /** Sends one request: `request` to cancel it (destroy), `answer` once the status and headers came. */
+  /**
+   * Sends one request (`rawHeaders`: the client's raw header lines); `onAnswer` gets the status and
+   * headers, `onError` a failure to reach the upstream. The request is returned, to cancel it.
+   */
   send(
     method: string,
     target: string,
-    headers: IncomingHttpHeaders,
+    rawHeaders: readonly string[],
     body: Uint8Array,
-  ): { request: ClientRequest; answer: Promise<IncomingMessage> };
+    handlers: { onAnswer: (answer: IncomingMessage) => void; onError: (error: Error) => void },
+  ): ClientRequest;
   close(): void;
 }
 
@@ -98,21 +113,16 @@ export function createUpstream(base: URL): Upstream {
   return {
     name,
     urlOf,
-    send(method, target, headers, body) {
-      const outgoing = endToEnd(headers, (header) => header === 'accept-encoding');
-      outgoing.host = base.host;
-      if (body.length > 0 || !['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(method)) {
-        outgoing['content-length'] = String(body.length);
-      }
-      // Options, not a URL object: this runs once per exchange.
+    send(method, target, rawHeaders, body, { onAnswer, onError }) {
+      const outgoing = endToEnd(rawHeaders, (header) => header === 'accept-encoding');
+      outgoing.push('Host', base.host);
+      if (body.length > 0 || !BODILESS_METHODS.has(method)) outgoing.push('Content-Length', String(body.length));
+      // Options, not a URL object, and the headers as a flat list: this runs once per exchange.
       const options = { hostname, port, path: `${basePath}${target}`, method, headers: outgoing, agent };
-      const outgoingRequest = request(options);
-      const answer = new Promise<IncomingMessage>((resolve, reject) => {
-        outgoingRequest.once('response', resolve);
-        outgoingRequest.once('error', reject);
-      });
+      const outgoingRequest = request(options, onAnswer);
+      outgoingRequest.on('error', onError);
       outgoingRequest.end(body.length > 0 ? body : undefined);
-      return { request: outgoingRequest, answer };
+      return outgoingRequest;
     },
     close: () => agent.destroy(),
   };

@@ -6,6 +6,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import type { Bundle } from '../contract/index.ts';
+import { DATE_TIME_FORMAT } from './date-time.ts';
 
 export function ajvWithBundle(document: object, id: string): Ajv2020 {
   // strict off: OpenAPI keywords (example, discriminator...) sit beside JSON Schema ones.
@@ -21,6 +22,8 @@ export function ajvWithBundle(document: object, id: string): Ajv2020 {
     validateSchema: false,
   });
   addFormats.default(ajv); // includes int32/int64
+  // The same date-time check, with a fast path for the usual UTC spelling (./date-time.ts).
+  ajv.addFormat('date-time', DATE_TIME_FORMAT);
   ajv.addSchema(document, id);
   return ajv;
 }

@@ -113,6 +113,13 @@ describe('forwarding', () => {
     expect(upstream.received.some((r) => r.method === 'OPTIONS')).toBe(false);
   });
 
+  it("passes repeated upstream header lines on as lines, and never the upstream's own X-Contract-Violations", async () => {
+    const answer = await call(`${proxy.url}${PLANTED.ownHeaders}`, { headers: V('unstable') });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+    expect(answer.headers['x-contract-violations']).toBe('0');
+  });
+
   it('serves /docs like the mock', async () => {
     const answer = await call(`${proxy.url}/docs/`);
     expect(answer.status).toBe(200);

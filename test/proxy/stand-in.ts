@@ -25,6 +25,8 @@ export const PLANTED = {
   serverError: '/tickets/9/',
   /** A 302 to another host. */
   redirect: '/tickets/10/',
+  /** Two Set-Cookie lines and an X-Contract-Violations of its own. */
+  ownHeaders: '/tickets/11/',
 } as const;
 
 export interface Received {
@@ -87,6 +89,7 @@ export async function startStandIn(redirectTo = 'http://other.invalid'): Promise
       'X-Service-API-Version': answer.headers.get('X-Service-API-Version') ?? '-',
       'Access-Control-Allow-Origin': 'https://upstream-only.example',
       'Content-Length': String(Buffer.byteLength(out)),
+      ...(target === PLANTED.ownHeaders && { 'Set-Cookie': ['a=1', 'b=2'], 'X-Contract-Violations': '7' }),
     });
     response.end(out);
   });
