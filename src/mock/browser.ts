@@ -61,7 +61,7 @@ export {
   type MockFixtures,
 } from './model/fixtures.ts';
 export { ASSIGNMENT_STATUS } from './model/fulfillment-orders.ts';
-export { generateStore, type Rec, type StoreData } from './model/index.ts';
+export { type AnyRecord, generateStore, type Rec, type StoreData } from './model/index.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
 export type { Entry as StateEntry } from './persistence/entries.ts';
 export { OPERATION_DECLS } from './resources.ts';

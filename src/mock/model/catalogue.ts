@@ -5,7 +5,11 @@
  */
 import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import type { Prng } from '../prng.ts';
-import type { Rec } from './types.ts';
+import type { StoredLocation, StoredOrder } from './records.ts';
+import type { AnyRecord } from './types.ts';
+
+type OrderLine = DefaultSchemas['OrderLine'];
+type TransactionCompact = DefaultSchemas['TransactionCompact'];
 
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'canceled', 'retrying', 'paused'] as const;
 export const FULFILLMENT_STATUSES = [
@@ -127,7 +131,7 @@ export const PRODUCTS: Product[] = (
 ).map(([title, sku, variant, price], index) => productNamed({ id: index + 1, title, sku, variant, price }));
 
 /** The product a line names (a subscription line or an example's line item), priced as the line is. */
-export const productFrom = (line: Rec): Product =>
+export const productFrom = (line: AnyRecord): Product =>
   productNamed({
     id: Number(line.product_id),
     title: String(line.product_title ?? productOf(Number(line.product_id)).title),
@@ -164,16 +168,17 @@ export function person(prng: Prng, template: DefaultSchemas['User'], id: number)
 /** Location ids: those of the contract's examples (12 Hamburg, 14 Munich, 31 Leipzig) and 40. */
 export const LOCATION_IDS = [12, 14, 31, 40];
 
-export function location(template: Rec, index: number): Rec {
+export function location(template: AnyRecord, index: number): StoredLocation {
   const id = LOCATION_IDS[index] as number;
   const names = ['Hamburg warehouse', 'Munich store', 'ParcelPartner Leipzig', 'Vienna store'];
   const cities = ['Hamburg', 'München', 'Leipzig', 'Wien'];
-  const out = clone(template);
+  // A copy of the example's assigned location (the contract's examples satisfy their schema).
+  const out = clone(template) as StoredLocation;
   out.id = id;
-  out.name = names[index % names.length];
+  out.name = names[index % names.length] as string;
   out.accept_return = index % 2 === 0;
   if (out.address) {
-    out.address.line3 = cities[index % cities.length];
+    out.address.line3 = cities[index % cities.length] as string;
     out.address.postcode = String(10000 + (index + 1) * 1111);
   }
   return out;
@@ -188,9 +193,10 @@ export interface LineOf {
 }
 
 /** An order line of `quantity` × `product` (seeded orders and add-line-items share it). */
-export function orderLine(template: Rec, { product, id, quantity, created }: LineOf): Rec {
+export function orderLine(template: AnyRecord, { product, id, quantity, created }: LineOf): OrderLine {
   const incl = product.price;
-  const line = clone(template);
+  // A copy of an example line (the contract's examples satisfy their schema), every price field set.
+  const line = clone(template) as OrderLine;
   Object.assign(line, {
     id,
     created_at: created,
@@ -236,9 +242,9 @@ export function orderLine(template: Rec, { product, id, quantity, created }: Lin
 export const PAYING = new Set(['sale', 'capture']);
 
 /** What an order's succeeded transactions paid: sales and captures, less refunds. */
-export function paidOf(order: Rec): number {
+export function paidOf(order: StoredOrder): number {
   let paid = 0;
-  for (const t of (order.transactions ?? []) as Rec[]) {
+  for (const t of order.transactions ?? []) {
     if (t.status !== 'succeeded') continue;
     if (PAYING.has(t.type)) paid += Number(t.amount);
     else if (t.type === 'refund') paid -= Number(t.amount);
@@ -255,6 +261,15 @@ export function paymentStatusOf(outstanding: unknown): 'paid' | 'pending' {
   return Number(outstanding) > 0 ? 'pending' : 'paid';
 }
 
+/** The totals {@link retotal} sets on an order (decimal strings). */
+export interface OrderTotals {
+  total_incl_tax: string;
+  total_excl_tax: string;
+  total_tax: string;
+  total_cost: string;
+  total_outstanding: string;
+}
+
 /** Cents of a sum of amounts, so that totals add up exactly. */
 const cents = (value: number): number => Math.round(value * 100);
 
@@ -262,13 +277,13 @@ const cents = (value: number): number => Math.round(value * 100);
  * Recomputes an order's totals (the mock's arithmetic, prices with VAT included, as the contract's
  * example order adds up): lines at their current quantity, plus shipping, less the discount; the tax
  * is included minus excluded; `total_cost` sums the lines' cost; outstanding = total − paid (≥ 0);
- * `payment_status` follows outstanding ({@link paymentStatusOf}).
+ * `payment_status` follows outstanding ({@link paymentStatusOf}). Returns the totals it set.
  */
-export function retotal(order: Rec): void {
+export function retotal(order: StoredOrder): OrderTotals {
   let incl = 0;
   let exclusive = 0;
   let cost = 0;
-  for (const line of (order.lines ?? []) as Rec[]) {
+  for (const line of order.lines ?? []) {
     const quantity = Number(line.current_quantity ?? line.quantity) || 0;
     incl += cents(Number(line.price_incl_tax) * quantity);
     exclusive += cents(Number(line.price_excl_tax) * quantity);
@@ -291,11 +306,13 @@ export function retotal(order: Rec): void {
     const { total_outstanding: _, total_tax: __, ...reported } = totals;
     Object.assign(order.report_values, reported);
   }
+  return totals;
 }
 
 /** A compact (order-embedded) `sale` transaction of `amount`. */
-export function compactSale(template: Rec, id: number, amount: string, created: string): Rec {
-  const out = structuredClone(template);
+export function compactSale(template: AnyRecord, id: number, amount: string, created: string): TransactionCompact {
+  // A copy of an example payment (the contract's examples satisfy their schema), its own fields set.
+  const out = structuredClone(template) as TransactionCompact;
   Object.assign(out, { id, amount, date_created: created, status: 'succeeded', type: 'sale', parent_id: null });
   if (out.report_values) out.report_values = { ...out.report_values, amount };
   return out;

@@ -9,7 +9,6 @@
  * latest unpaid order and makes it active.
  */
 
-import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import type { Bundle } from '../../contract/index.ts';
 import { clone, refuse } from '../writes/common.ts';
 import { pay } from '../writes/payments.ts';
@@ -22,6 +21,7 @@ import {
   inTurn,
   lineId,
   money,
+  type OrderTotals,
   orderLine,
   PAYMENT_METHODS,
   PRODUCTS,
@@ -32,15 +32,9 @@ import {
   UTM_SOURCES,
 } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
+import type { StoredOrder, StoredSubscription } from './records.ts';
 import { exampleOf } from './templates.ts';
-import type { CollectionDecl, FilterDecl, Rec, SeedContext, StoreReader, WriteOperation } from './types.ts';
-
-/**
- * A subscription as the store holds it: the newest version's, with the field 2023-02-10 adds
- * (`is_tax_known`, which this file's `view` fills in).
- */
-export type StoredSubscription = DefaultSchemas['Subscription'] &
-  Partial<Pick<DefaultSchemas['SubscriptionV20230210'], 'is_tax_known'>>;
+import type { AnyRecord, DeclaredCollection, FilterDecl, SeedContext, StoreReader, WriteOperation } from './types.ts';
 
 export const SUBSCRIPTION_COUNT = 45;
 /** Orders (billing cycles) of seeded subscription `i`: subscription 1 has 25 (three pages of transactions). */
@@ -69,8 +63,8 @@ export const OWING_SUBSCRIPTIONS = Array.from({ length: SUBSCRIPTION_COUNT }, (_
 ).length;
 
 /** The nested line template of a bundle whose subscription lines nest (else undefined), cached. */
-const nestedLines = new WeakMap<Bundle, Rec | null>();
-function nestedLineTemplate(bundle: Bundle): Rec | undefined {
+const nestedLines = new WeakMap<Bundle, AnyRecord | null>();
+function nestedLineTemplate(bundle: Bundle): AnyRecord | undefined {
   if (!nestedLines.has(bundle)) {
     const serves = bundle.operations.some((o) => o.operationId === 'listSubscriptions');
     const line = serves ? exampleOf(bundle, 'listSubscriptions').results?.[0]?.lines?.[0] : undefined;
@@ -80,10 +74,15 @@ function nestedLineTemplate(bundle: Bundle): Rec | undefined {
 }
 
 /** A stock record's product id: a line's stock record is the first one of its product (by this index). */
-const productIdOf = (stockrecord: Rec): unknown => stockrecord.product?.id;
+const productIdOf = (stockrecord: AnyRecord): unknown => stockrecord.product?.id;
 
 /** A subscription line with nested product and stock record, from the flat fields and the product's stock record. */
-export function nestedLine(line: Rec, template: Rec, currency: string, stock: Rec | undefined): Rec {
+export function nestedLine(
+  line: AnyRecord,
+  template: AnyRecord,
+  currency: string,
+  stock: AnyRecord | undefined,
+): AnyRecord {
   const image = line.product_image
     ? [
         {
@@ -188,11 +187,17 @@ function nextRenewal(record: StoredSubscription, now: string): string {
 }
 
 /** A renewal order of `record` for billing cycle `cycle`, unpaid. */
-function renewalOrder(state: StoreReader, record: StoredSubscription, cycle: number, now: string): Rec {
+function renewalOrder(
+  state: StoreReader,
+  record: StoredSubscription,
+  cycle: number,
+  now: string,
+): { order: StoredOrder; number: string; totals: OrderTotals } {
   const number = String(state.nextKey('orders'));
-  const previous = state.get('orders', record.orders?.at(-1)?.order_number ?? '') ?? state.list('orders')[0] ?? {};
-  const order: Rec = clone(previous);
-  const template = (previous.lines?.[0] ?? {}) as Rec;
+  const previous = state.get('orders', record.orders?.at(-1)?.order_number ?? '') ?? state.list('orders')[0];
+  // A store without orders renews into an order of the subscription's fields only.
+  const order = clone(previous ?? ({} as StoredOrder));
+  const template: AnyRecord = previous?.lines?.[0] ?? {};
   order.lines = (record.lines ?? []).map((line, k) =>
     orderLine(template, {
       product: productOf(Number(line.product_id)),
@@ -211,8 +216,7 @@ function renewalOrder(state: StoreReader, record: StoredSubscription, cycle: num
     refunds: [],
     transactions: [],
   });
-  retotal(order);
-  return order;
+  return { order, number, totals: retotal(order) };
 }
 
 const SUBSCRIPTION_FILTERS: FilterDecl<StoredSubscription>[] = [
@@ -273,11 +277,11 @@ const WRITES: Record<string, WriteOperation<StoredSubscription>> = {
     },
     run: ({ state, record, now }) => {
       const cycle = (Number(record.num_orders) || 0) + 1;
-      const order = renewalOrder(state, record, cycle, now);
-      const changes: [string, Rec][] = [['orders', order]];
+      const { order, number, totals } = renewalOrder(state, record, cycle, now);
+      const changes: [string, AnyRecord][] = [['orders', order]];
       if (record.status === 'active')
-        changes.push(['transactions', pay(state, order, { type: 'sale', amount: order.total_incl_tax, now })]);
-      record.orders = [...(record.orders ?? []), { billing_cycle: cycle, order_number: order.number }];
+        changes.push(['transactions', pay(state, order, { type: 'sale', amount: totals.total_incl_tax, now })]);
+      record.orders = [...(record.orders ?? []), { billing_cycle: cycle, order_number: number }];
       record.num_orders = cycle;
       record.next_renewal_date = nextRenewal(record, now);
       changes.push(['subscriptions', record]);
@@ -298,11 +302,12 @@ const WRITES: Record<string, WriteOperation<StoredSubscription>> = {
       const refs = record.orders ?? [];
       const unpaid = refs
         .map((ref) => state.get('orders', ref.order_number))
-        .filter((o): o is Rec => o !== undefined && Number(o.total_outstanding) > 0)
+        .filter((o) => o !== undefined && Number(o.total_outstanding) > 0)
         .at(-1);
       if (!unpaid) return refuse('path.id', 'state', `subscription ${record.id} has no unpaid order to retry`);
       const order = clone(unpaid);
-      const payment = pay(state, order, { type: 'sale', amount: order.total_outstanding, now });
+      // Owing: its total_outstanding is a decimal string above 0 (the filter above).
+      const payment = pay(state, order, { type: 'sale', amount: String(order.total_outstanding), now });
       record.status = 'active';
       return {
         ok: true,
@@ -317,7 +322,7 @@ const WRITES: Record<string, WriteOperation<StoredSubscription>> = {
   },
 };
 
-export const subscriptions: CollectionDecl<StoredSubscription> = {
+export const subscriptions: DeclaredCollection<'subscriptions'> = {
   name: 'subscriptions',
   key: 'id',
   singular: 'subscription',
@@ -330,7 +335,7 @@ export const subscriptions: CollectionDecl<StoredSubscription> = {
   atExampleKey: (key, context) => {
     const sub = copyAtKey(subscriptions, key, context, (r) => r.status === 'past_due');
     const first = context.freeKey('orders');
-    const refs = (sub.orders ?? [{}]) as Rec[];
+    const refs = (sub.orders ?? [{}]) as AnyRecord[];
     sub.orders = refs.map((_, k) => ({ billing_cycle: k + 1, order_number: String(first + k) }));
     sub.num_orders = sub.orders.length;
     return [['subscriptions', sub]];
@@ -345,7 +350,7 @@ export const subscriptions: CollectionDecl<StoredSubscription> = {
     return {
       ...record,
       is_tax_known: record.is_tax_known ?? true,
-      lines: ((record.lines ?? []) as Rec[]).map((line) =>
+      lines: ((record.lines ?? []) as AnyRecord[]).map((line) =>
         nestedLine(line, template, record.currency, context.first('stockrecords', productIdOf, line.product_id)),
       ),
     };

@@ -10,7 +10,7 @@
 
 import { fieldRefusal, IGNORED_FILTERS_HEADER } from '../../http/index.ts';
 import { matchesAll } from '../filters.ts';
-import { collectionOf, type Rec, sortKey } from '../model/index.ts';
+import { type AnyRecord, collectionOf, sortKey } from '../model/index.ts';
 import { type Cursor, encodeCursor, pageOf } from '../pagination.ts';
 import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
 import { checkLimits } from '../writes/limit-check.ts';
@@ -63,7 +63,7 @@ function list(context: Storing, decl: ListDecl): RawResponse | undefined {
   }
   const applied = decl.filters.filter((f) => context.query[f.param] !== undefined);
   if (applied.length > 0) {
-    const kept: Rec[] = [];
+    const kept: AnyRecord[] = [];
     for (const record of records) if (matchesAll(applied, record, context.query)) kept.push(record);
     records = kept;
   }
@@ -94,14 +94,14 @@ function get(context: Storing, decl: GetDecl): RawResponse | undefined {
   if ('missing' in found && typeof found.missing === 'string')
     return notFound(context, { collection: decl.collection, param: decl.param, key }, found.missing);
   // The record's own collection (an order's fulfillment is a fulfillment): its view applies.
-  context.result = { kind: 'record', collection: decl.serves ?? decl.collection, record: found as Rec };
+  context.result = { kind: 'record', collection: decl.serves ?? decl.collection, record: found as AnyRecord };
   return undefined;
 }
 
 function write(context: Storing, decl: WriteDecl): RawResponse | undefined {
   const state = context.core.states.read(context.token);
   const key = decl.param ? (context.path[decl.param] as string | number) : '';
-  let record: Rec = {};
+  let record: AnyRecord = {};
   if (decl.param) {
     const found = state.get(decl.collection, key);
     // Writing to a record that does not exist.

@@ -6,9 +6,9 @@
 import { fieldRefusal, type Refusal } from '../../http/index.ts';
 import { type State, sizeOf } from '../collection-state.ts';
 import type { MockLimits } from '../limits.ts';
-import { collectionOf, keyField, type Rec } from '../model/index.ts';
+import { type AnyRecord, collectionOf, keyField } from '../model/index.ts';
 
-export function checkLimits(state: State, changes: [string, Rec][], limits: MockLimits): Refusal | undefined {
+export function checkLimits(state: State, changes: [string, AnyRecord][], limits: MockLimits): Refusal | undefined {
   const created = new Map<string, number>();
   let bytes = 0;
   for (const [collection, record] of changes) {
