@@ -7,7 +7,7 @@
 import { clone, refuse } from '../writes/common.ts';
 import { at, day, dayOf, FULFILLMENT_STATUSES, REQUEST_STATUSES } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
-import type { StoredFulfillmentOrder } from './records.ts';
+import type { StoredFulfillmentOrder, StoredLocation, StoredOrder } from './records.ts';
 import type { AnyRecord, DeclaredCollection, ExampleContext, WriteOperation, WriteResult } from './types.ts';
 
 /** The assignment status of a fulfillment order, from its request_status (the mock's mapping). */
@@ -21,7 +21,7 @@ export const ASSIGNMENT_STATUS: Record<string, string> = {
 const DONE = new Set(['closed', 'canceled']);
 
 /** Why a fulfillment order cannot be moved or requested (closed, canceled or empty), or undefined. */
-const openRefusal = (record: AnyRecord): string | undefined => {
+const openRefusal = (record: StoredFulfillmentOrder): string | undefined => {
   if (DONE.has(record.status)) return `has status ${record.status}`;
   if (!Array.isArray(record.line_items) || record.line_items.length === 0) return 'has no line items left';
   return undefined;
@@ -72,18 +72,25 @@ function atExampleKey(key: string, context: ExampleContext): [string, StoredFulf
 }
 
 /** A fulfillment order as stored: its `supported_actions` derived from its state. */
-export const withActions = (record: AnyRecord): AnyRecord =>
+export const withActions = (record: StoredFulfillmentOrder): StoredFulfillmentOrder =>
   Object.assign(record, { supported_actions: supportedActions(record) });
 
 /** The `supported_actions` of a fulfillment order: the actions whose write accepts it now. */
-export function supportedActions(record: AnyRecord): string[] {
+export function supportedActions(record: StoredFulfillmentOrder): string[] {
   const actions: string[] = [];
   for (const { state } of Object.values(WRITES))
     if (state?.action !== undefined && state.refuses(record) === undefined) actions.push(state.action);
   return actions;
 }
 
-const copyOf = (source: AnyRecord, id: number, now: string, lines: AnyRecord[]): AnyRecord => ({
+type LineItem = StoredFulfillmentOrder['line_items'][number];
+
+const copyOf = (
+  source: StoredFulfillmentOrder,
+  id: number,
+  now: string,
+  lines: LineItem[],
+): StoredFulfillmentOrder => ({
   ...clone(source),
   id,
   created_at: now,
@@ -93,12 +100,12 @@ const copyOf = (source: AnyRecord, id: number, now: string, lines: AnyRecord[]):
 
 /** The line items a request names (`[{id, quantity?}]`), or a refusal naming the first unknown one. */
 function selectLines(
-  record: AnyRecord,
+  record: StoredFulfillmentOrder,
   items: unknown,
-): { ok: true; selected: AnyRecord[]; rest: AnyRecord[] } | { ok: false; result: WriteResult } {
-  const lines = (record.line_items ?? []) as AnyRecord[];
+): { ok: true; selected: LineItem[]; rest: LineItem[] } | { ok: false; result: WriteResult } {
+  const lines = record.line_items ?? [];
   if (!Array.isArray(items) || items.length === 0) return { ok: true, selected: lines, rest: [] };
-  const selected: AnyRecord[] = [];
+  const selected: LineItem[] = [];
   for (const [index, item] of items.entries()) {
     const line = lines.find((l) => l.id === (item as AnyRecord)?.id);
     if (!line) {
@@ -111,7 +118,7 @@ function selectLines(
   return { ok: true, selected, rest: lines.filter((l) => !selected.includes(l)) };
 }
 
-const WRITES: Record<string, WriteOperation> = {
+const WRITES: Record<string, WriteOperation<StoredFulfillmentOrder>> = {
   moveFulfillmentOrder: {
     kind: 'write',
     param: 'id',
@@ -134,7 +141,7 @@ const WRITES: Record<string, WriteOperation> = {
     },
     run: ({ state, record, body, now }) => {
       // references() found it.
-      const location = state.get('locations', body.new_location_id) as AnyRecord;
+      const location = state.get('locations', body.new_location_id) as StoredLocation;
       if (record.assigned_location?.id === location.id) {
         return refuse(
           'body.new_location_id',
@@ -273,7 +280,7 @@ export const fulfillmentOrders: DeclaredCollection<'fulfillmentOrders'> = {
     record: (i, { prng, templates, store }) => {
       const orders = store.orders ?? [];
       const locations = store.locations ?? [];
-      const order = orders[((i - 1) * 19) % orders.length] as AnyRecord; // a stride: distinct orders, some of two lines
+      const order = orders[((i - 1) * 19) % orders.length] as StoredOrder; // a stride: distinct orders, some of two lines
       const created = at(prng.int(0, 140) * day + prng.int(0, day));
       const record = templates.of('listFulfillmentOrders').results?.[0] ?? {};
       const lineTemplate = record.line_items?.[0] ?? {};
@@ -289,7 +296,7 @@ export const fulfillmentOrders: DeclaredCollection<'fulfillmentOrders'> = {
         fulfillment_holds: [],
         merchant_requests: [],
         shipping_address: clone(order.shipping_address ?? record.shipping_address),
-        line_items: (order.lines as AnyRecord[]).map((line, k) => ({
+        line_items: (order.lines ?? []).map((line, k) => ({
           ...clone(lineTemplate),
           id: i * 10 + k,
           fulfillment_order_id: i,
@@ -302,7 +309,7 @@ export const fulfillmentOrders: DeclaredCollection<'fulfillmentOrders'> = {
           fulfillable_quantity: String(line.quantity),
           price_incl_tax: line.price_incl_tax,
           price_excl_tax: line.price_excl_tax,
-          stockrecord_id: 1 + ((line.product_id - 1) % stockrecords),
+          stockrecord_id: 1 + ((Number(line.product_id) - 1) % stockrecords),
         })),
       });
       return Object.assign(seeded, { supported_actions: supportedActions(seeded) });

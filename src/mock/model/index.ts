@@ -17,7 +17,7 @@ import { locations } from './locations.ts';
 import { metadata } from './metadata.ts';
 import { orders } from './orders.ts';
 import { pages } from './pages.ts';
-import type { CollectionName } from './records.ts';
+import type { CollectionName, StoredFulfillmentOrder } from './records.ts';
 import { recordSchemaProblem } from './schemas.ts';
 import { stockrecords } from './stockrecords.ts';
 import { store } from './store.ts';
@@ -167,7 +167,8 @@ function generate(bundles: Bundle[], seed: string): StoreData {
   }
   addExamples(bundles, data, templates);
   link(data, templates);
-  for (const record of data.fulfillmentOrders ?? []) record.supported_actions = supportedActions(record);
+  for (const record of (data.fulfillmentOrders ?? []) as StoredFulfillmentOrder[])
+    record.supported_actions = supportedActions(record);
   for (const collection of MODEL)
     data[collection.name]?.sort((a, b) => sortKey(collection.name, a) - sortKey(collection.name, b));
   return data;
