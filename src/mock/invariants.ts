@@ -4,7 +4,7 @@
  * record against the records it names, both ways, so that checking the records a write changed
  * (and those they name) checks the write: {@link checkRecords}. docs/mock.md lists them.
  */
-import { PRODUCTS, paymentStatusOf, productFrom, retotal } from './model/catalogue.ts';
+import { PRODUCTS, productFrom } from './model/catalogue.ts';
 import {
   type AnyRecord,
   type CollectionName,
@@ -13,6 +13,7 @@ import {
   type RecordReader,
   type StoreRecords,
 } from './model/index.ts';
+import { paymentStatusOf, retotal } from './model/order-arithmetic.ts';
 import { supportedActions } from './transitions.ts';
 
 /** A check of one record of a collection against the state it is in (a token's, or the seed's). */

@@ -5,7 +5,8 @@
  * exist; fulfillment orders, fulfillments and tickets name orders that exist, holding their lines.
  * Records made here follow the same rules as generated ones (../invariants.ts checks them all).
  */
-import { compactSale, lineId, orderLine, productFrom, retotal } from './catalogue.ts';
+import { productFrom } from './catalogue.ts';
+import { compactSale, lineId, orderLine, retotal } from './order-arithmetic.ts';
 import type { StoredOrder, StoredSubscription, StoredTransaction } from './records.ts';
 import { OWING } from './subscriptions.ts';
 import type { AnyRecord, StoreData, Templates } from './types.ts';

@@ -11,19 +11,9 @@
 import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { clone, maxId, refuse } from '../writes/common.ts';
 import { pay } from '../writes/payments.ts';
-import {
-  at,
-  compactSale,
-  day,
-  FIRST_ORDER_NUMBER,
-  lineId,
-  money,
-  orderLine,
-  PRODUCTS,
-  productOf,
-  retotal,
-} from './catalogue.ts';
+import { at, day, FIRST_ORDER_NUMBER, money, PRODUCTS, productOf } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
+import { compactSale, lineId, orderLine, retotal } from './order-arithmetic.ts';
 import type { StoredOrder, StoredSubscription } from './records.ts';
 import { cyclesOf, OWING, OWING_SUBSCRIPTIONS, ownerOfOrder, SUBSCRIPTION_ORDERS } from './subscriptions.ts';
 import type { AnyRecord, DeclaredCollection, SeedContext, WriteOperation } from './types.ts';

@@ -19,19 +19,16 @@ import {
   dayOf,
   FIRST_ORDER_NUMBER,
   inTurn,
-  lineId,
   money,
-  type OrderTotals,
-  orderLine,
   PAYMENT_METHODS,
   PRODUCTS,
   productFrom,
   productOf,
-  retotal,
   SUBSCRIPTION_STATUSES,
   UTM_SOURCES,
 } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
+import { lineId, type OrderTotals, orderLine, retotal } from './order-arithmetic.ts';
 import type { StoredOrder, StoredSubscription } from './records.ts';
 import { exampleOf } from './templates.ts';
 import type { AnyRecord, DeclaredCollection, FilterDecl, SeedContext, StoreReader, WriteOperation } from './types.ts';

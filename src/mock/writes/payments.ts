@@ -3,7 +3,7 @@
  * `transactions` (next id) and its compact copy appended to the order's `transactions`, whose
  * totals are recomputed. Both sides of the relation change together.
  */
-import { compactSale, retotal } from '../model/catalogue.ts';
+import { compactSale, retotal } from '../model/order-arithmetic.ts';
 import type { StoredOrder, StoredTransaction } from '../model/records.ts';
 import type { AnyRecord, StoreReader } from '../model/types.ts';
 import { clone } from './common.ts';
