@@ -8,7 +8,7 @@
 import { productFrom } from './catalogue.ts';
 import { compactSale, lineId, orderLine, retotal } from './order-arithmetic.ts';
 import type { StoredOrder, StoredSubscription, StoredTransaction } from './records.ts';
-import { OWING } from './subscriptions.ts';
+import { OWING } from './renewals.ts';
 import type { AnyRecord, StoreData, Templates } from './types.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);

@@ -15,7 +15,7 @@ import { at, day, FIRST_ORDER_NUMBER, money, PRODUCTS, productOf } from './catal
 import { copyAtKey } from './example-records.ts';
 import { compactSale, lineId, orderLine, retotal } from './order-arithmetic.ts';
 import type { StoredOrder, StoredSubscription } from './records.ts';
-import { cyclesOf, OWING, OWING_SUBSCRIPTIONS, ownerOfOrder, SUBSCRIPTION_ORDERS } from './subscriptions.ts';
+import { cyclesOf, OWING, OWING_SUBSCRIPTIONS, ownerOfOrder, SUBSCRIPTION_ORDERS } from './renewals.ts';
 import type { AnyRecord, DeclaredCollection, SeedContext, WriteOperation } from './types.ts';
 
 type TransactionCompact = DefaultSchemas['TransactionCompact'];

@@ -2,14 +2,15 @@
  * Subscriptions 1..45: status cycling through the five states, lines from the catalogue, the orders
  * they renewed into. Stored in the flat-line shape; a version whose subscription lines nest a
  * `product` and a `stockrecord` (read from its bundle's example, never from its name) sees them
- * nested, derived from the flat fields and the product's stock record. Their list and its filters;
+ * nested, derived from the flat fields and the product's stock record (./subscription-lines.ts).
+ * Their count, billing cycles and statuses are the renewal plan the orders share (./renewals.ts).
+ * Their list and its filters;
  * renew and retry with their rows of the state table: a renewal is a new order with the
  * subscription's lines, paid at once by an active subscription (a `sale` listed by its
  * transactions) and left unpaid by a past_due or retrying one; a retry pays the subscription's
  * latest unpaid order and makes it active.
  */
 
-import type { Bundle } from '../../contract/index.ts';
 import { clone, refuse } from '../writes/common.ts';
 import { pay } from '../writes/payments.ts';
 import {
@@ -17,105 +18,19 @@ import {
   CARD_TYPES,
   day,
   dayOf,
-  FIRST_ORDER_NUMBER,
   inTurn,
   money,
   PAYMENT_METHODS,
   PRODUCTS,
-  productFrom,
   productOf,
-  SUBSCRIPTION_STATUSES,
   UTM_SOURCES,
 } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
 import { lineId, type OrderTotals, orderLine, retotal } from './order-arithmetic.ts';
 import type { StoredOrder, StoredSubscription } from './records.ts';
-import { exampleOf } from './templates.ts';
+import { cyclesOf, orderNumberOf, SUBSCRIPTION_COUNT, statusOf } from './renewals.ts';
+import { nestedLine, nestedLineTemplate, productIdOf } from './subscription-lines.ts';
 import type { AnyRecord, DeclaredCollection, FilterDecl, SeedContext, StoreReader, WriteOperation } from './types.ts';
-
-export const SUBSCRIPTION_COUNT = 45;
-/** Orders (billing cycles) of seeded subscription `i`: subscription 1 has 25 (three pages of transactions). */
-export const cyclesOf = (i: number): number => (i === 1 ? 25 : 1 + (i % 3));
-const offsets = [0];
-for (let i = 1; i <= SUBSCRIPTION_COUNT; i++) offsets.push((offsets[i - 1] as number) + cyclesOf(i));
-/** Orders renewed from the seeded subscriptions: the first ones of the store, in subscription order. */
-export const SUBSCRIPTION_ORDERS = offsets[SUBSCRIPTION_COUNT] as number;
-/** The order number of seeded subscription `i`'s billing cycle `k`. */
-export const orderNumberOf = (i: number, k: number): string =>
-  String(FIRST_ORDER_NUMBER + (offsets[i - 1] as number) + k - 1);
-/** The seeded subscription and billing cycle of the `j`-th order, if it was renewed from one. */
-export function ownerOfOrder(j: number): { id: number; cycle: number } | undefined {
-  if (j > SUBSCRIPTION_ORDERS) return undefined;
-  let i = 1;
-  while ((offsets[i] as number) < j) i++;
-  return { id: i, cycle: j - (offsets[i - 1] as number) };
-}
-/** A subscription whose latest order is still unpaid (its renewal payment failed, or is being retried). */
-export const OWING = new Set(['past_due', 'retrying']);
-/** The status of seeded subscription `i`: the five states in turn. */
-export const statusOf = (i: number): string => SUBSCRIPTION_STATUSES[(i - 1) % SUBSCRIPTION_STATUSES.length] as string;
-/** Seeded subscriptions that owe their latest order. */
-export const OWING_SUBSCRIPTIONS = Array.from({ length: SUBSCRIPTION_COUNT }, (_, i) => statusOf(i + 1)).filter((s) =>
-  OWING.has(s),
-).length;
-
-/** The nested line template of a bundle whose subscription lines nest (else undefined), cached. */
-const nestedLines = new WeakMap<Bundle, AnyRecord | null>();
-function nestedLineTemplate(bundle: Bundle): AnyRecord | undefined {
-  if (!nestedLines.has(bundle)) {
-    const serves = bundle.operations.some((o) => o.operationId === 'listSubscriptions');
-    const line = serves ? exampleOf(bundle, 'listSubscriptions').results?.[0]?.lines?.[0] : undefined;
-    nestedLines.set(bundle, line && typeof line.stockrecord === 'object' ? line : null);
-  }
-  return nestedLines.get(bundle) ?? undefined;
-}
-
-/** A stock record's product id: a line's stock record is the first one of its product (by this index). */
-const productIdOf = (stockrecord: AnyRecord): unknown => stockrecord.product?.id;
-
-/** A subscription line with nested product and stock record, from the flat fields and the product's stock record. */
-export function nestedLine(
-  line: AnyRecord,
-  template: AnyRecord,
-  currency: string,
-  stock: AnyRecord | undefined,
-): AnyRecord {
-  const image = line.product_image
-    ? [
-        {
-          ...(template.product?.images?.[0] ?? {}),
-          attachment: line.product_image,
-          src: line.product_image,
-          file_name: String(line.product_image).split('/').pop(),
-          caption: line.product_title,
-          display_order: 0,
-          id: line.id,
-        },
-      ]
-    : [];
-  // Shallow copies of the example's objects: a view is serialized, never changed, so what it shares
-  // with the template is never written (a structuredClone per line was most of a page's view time).
-  const product = {
-    ...template.product,
-    categories: productFrom(line).categories.map((c) => ({ id: c.id, name: c.name, slug: c.slug })),
-    id: line.product_id,
-    title: line.product_title,
-    url: line.product_url,
-    images: image,
-  };
-  const stockrecord = {
-    ...template.stockrecord,
-    id: stock?.id ?? line.variant_id ?? line.id,
-    partner_sku: line.sku,
-    price: line.price,
-    price_retail: line.price,
-    price_currency: currency,
-    num_in_stock: stock?.num_in_stock ?? 0,
-    num_allocated: stock?.num_allocated ?? 0,
-    low_stock_threshold: stock?.low_stock_threshold ?? null,
-  };
-  return { id: line.id, metadata: line.metadata, price: line.price, quantity: line.quantity, product, stockrecord };
-}
 
 function seedSubscription(i: number, { prng, templates, users }: SeedContext): StoredSubscription {
   const status = statusOf(i);
