@@ -7,8 +7,9 @@
 import { clone, refuse } from '../writes/common.ts';
 import { at, day, dayOf, FULFILLMENT_STATUSES, REQUEST_STATUSES } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
+import { copyOf, selectLines } from './fulfillment-order-split.ts';
 import type { StoredFulfillmentOrder, StoredLocation, StoredOrder } from './records.ts';
-import type { AnyRecord, DeclaredCollection, ExampleContext, WriteOperation, WriteResult } from './types.ts';
+import type { AnyRecord, DeclaredCollection, ExampleContext, WriteOperation } from './types.ts';
 
 /** The assignment status of a fulfillment order, from its request_status (the mock's mapping). */
 export const ASSIGNMENT_STATUS: Record<string, string> = {
@@ -81,41 +82,6 @@ export function supportedActions(record: StoredFulfillmentOrder): string[] {
   for (const { state } of Object.values(WRITES))
     if (state?.action !== undefined && state.refuses(record) === undefined) actions.push(state.action);
   return actions;
-}
-
-type LineItem = StoredFulfillmentOrder['line_items'][number];
-
-const copyOf = (
-  source: StoredFulfillmentOrder,
-  id: number,
-  now: string,
-  lines: LineItem[],
-): StoredFulfillmentOrder => ({
-  ...clone(source),
-  id,
-  created_at: now,
-  updated_at: now,
-  line_items: lines.map((line, k) => ({ ...clone(line), id: id * 10 + k, fulfillment_order_id: id })),
-});
-
-/** The line items a request names (`[{id, quantity?}]`), or a refusal naming the first unknown one. */
-function selectLines(
-  record: StoredFulfillmentOrder,
-  items: unknown,
-): { ok: true; selected: LineItem[]; rest: LineItem[] } | { ok: false; result: WriteResult } {
-  const lines = record.line_items ?? [];
-  if (!Array.isArray(items) || items.length === 0) return { ok: true, selected: lines, rest: [] };
-  const selected: LineItem[] = [];
-  for (const [index, item] of items.entries()) {
-    const line = lines.find((l) => l.id === (item as AnyRecord)?.id);
-    if (!line) {
-      const field = `body.fulfillment_order_line_items[${index}].id`;
-      const message = `fulfillment order ${record.id} has no line item ${JSON.stringify((item as AnyRecord)?.id)} (its line items: ${lines.map((l) => l.id).join(', ')})`;
-      return { ok: false, result: refuse(field, 'exists', message) };
-    }
-    if (!selected.includes(line)) selected.push(line);
-  }
-  return { ok: true, selected, rest: lines.filter((l) => !selected.includes(l)) };
 }
 
 const WRITES: Record<string, WriteOperation<StoredFulfillmentOrder>> = {
