@@ -22,6 +22,7 @@ export {
   PROBLEM_TYPES,
   PROBLEMS,
   type Problem,
+  type ProblemFields,
   type ProblemKind,
   parsePrefer,
   preflightHeaders,

@@ -33,9 +33,11 @@ const notFound = (context: Storing, { collection, param, key }: Addressed, what?
     context,
     fieldRefusal(
       'notFound',
-      `path.${param}`,
-      'exists',
-      what ?? `No ${collectionOf(collection).singular} with ${param} ${key}.`,
+      {
+        field: `path.${param}`,
+        rule: 'exists',
+        message: what ?? `No ${collectionOf(collection).singular} with ${param} ${key}.`,
+      },
       context.problem,
     ),
   );
@@ -117,7 +119,7 @@ function write(context: Storing, decl: WriteDecl): RawResponse | undefined {
       const message = `path.${decl.param}: ${collectionOf(decl.collection).singular} ${key} ${refused}`;
       return refuseRouted(
         context,
-        fieldRefusal('refusedByStore', `path.${decl.param}`, 'state', message, context.problem),
+        fieldRefusal('refusedByStore', { field: `path.${decl.param}`, rule: 'state', message }, context.problem),
       );
     }
     record = structuredClone(found);

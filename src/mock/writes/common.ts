@@ -8,7 +8,7 @@ export const clone = <T>(value: T): T => (value !== null && typeof value === 'ob
 
 /** A write the store refuses: 422 naming `field` and the `rule` (the message is the detail). */
 export function refuse(field: string, rule: string, message: string): WriteRefusal {
-  return { ok: false, refusal: fieldRefusal('refusedByStore', field, rule, `${field}: ${message}`) };
+  return { ok: false, refusal: fieldRefusal('refusedByStore', { field, rule, message: `${field}: ${message}` }) };
 }
 
 /** Copies the declared body fields onto the record (never `__proto__`, `constructor`...). */

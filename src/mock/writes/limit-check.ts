@@ -19,21 +19,19 @@ export function checkLimits(state: State, changes: [string, AnyRecord][], limits
   for (const [collection, count] of created) {
     if ((state.created.get(collection) ?? 0) + count > limits.maxRecords) {
       const noun = collectionOf(collection).singular;
-      return fieldRefusal(
-        'limit',
-        'path',
-        'maxRecords',
-        `This token's state has created ${limits.maxRecords} ${noun} records, the mock's limit per collection (maxRecords); reset it (POST /__mock/reset) or raise the limit (--max-records).`,
-      );
+      return fieldRefusal('limit', {
+        field: 'path',
+        rule: 'maxRecords',
+        message: `This token's state has created ${limits.maxRecords} ${noun} records, the mock's limit per collection (maxRecords); reset it (POST /__mock/reset) or raise the limit (--max-records).`,
+      });
     }
   }
   if (state.bytes + bytes > limits.maxStateBytes) {
-    return fieldRefusal(
-      'limit',
-      'body',
-      'maxStateBytes',
-      `This write would take the token's state over ${limits.maxStateBytes} bytes of records of its own, the mock's limit (maxStateBytes); reset it (POST /__mock/reset) or raise the limit (--max-state-bytes).`,
-    );
+    return fieldRefusal('limit', {
+      field: 'body',
+      rule: 'maxStateBytes',
+      message: `This write would take the token's state over ${limits.maxStateBytes} bytes of records of its own, the mock's limit (maxStateBytes); reset it (POST /__mock/reset) or raise the limit (--max-state-bytes).`,
+    });
   }
   return undefined;
 }
