@@ -116,6 +116,13 @@ function checkCall(name: Method, path: string, init: Init | undefined, clientVer
   return version;
 }
 
+/** The client's own headers of a call per version with a fixed token (one object each, reused); none for a token function. */
+function fixedHeadersOf(token: AdminClientOptions['token']): Record<ApiVersion, Record<string, string>> | undefined {
+  if (typeof token !== 'string') return undefined;
+  const byVersion = VERSIONS.map((version) => [version, ownHeaders(version, `Bearer ${token}`)]);
+  return Object.fromEntries(byVersion) as Record<ApiVersion, Record<string, string>>;
+}
+
 export function createAdminClient(options: AdminClientOptions): AdminClient<AdminPaths> {
   checkOptions(options);
   const { baseUrl, token, headers, retry, timeout, maxResponseBytes } = options;
@@ -125,14 +132,7 @@ export function createAdminClient(options: AdminClientOptions): AdminClient<Admi
     maxResponseBytes,
   });
   const api = openapiClient(baseUrl, headers);
-  // The client's headers of a call; with a fixed token, one object per version, reused.
-  const fixedHeaders =
-    typeof token === 'string'
-      ? (Object.fromEntries(VERSIONS.map((version) => [version, ownHeaders(version, `Bearer ${token}`)])) as Record<
-          ApiVersion,
-          Record<string, string>
-        >)
-      : undefined;
+  const fixedHeaders = fixedHeadersOf(token);
 
   const request = (name: Method, path: string, init: Init | undefined, own: Record<string, string>) => {
     const { params, body, headers: given, signal, middleware, retry, timeout, maxResponseBytes } = init ?? {};

@@ -101,6 +101,16 @@ export function requestExample(operation: BundleOperation, document: Json): unkn
   return first?.value ?? {};
 }
 
+/** Records a check of `operation` at `path` (and its violations) in the report. */
+const recorder =
+  (report: ConformanceReport, version: string, operation: BundleOperation, path: string) =>
+  (kind: ConformanceCheck['kind'], status: number | null, found: ResponseViolation[]): void => {
+    const violations = found.map((v) => ({ ...v, operation: operation.operationId, version }));
+    const method = operation.method.toUpperCase();
+    report.checks.push({ operation: operation.operationId, version, method, path, kind, status, violations });
+    report.violations.push(...violations);
+  };
+
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const doFetch = options.fetch ?? fetch;
   const bundles = loadBundles(options.bundlesDir);
@@ -138,19 +148,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           signal: AbortSignal.timeout(timeoutMs),
         });
       };
-      const record = (kind: ConformanceCheck['kind'], status: number | null, found: ResponseViolation[]) => {
-        const violations = found.map((v) => ({ ...v, operation: operation.operationId, version: bundle.version }));
-        report.checks.push({
-          operation: operation.operationId,
-          version: bundle.version,
-          method: operation.method.toUpperCase(),
-          path,
-          kind,
-          status,
-          violations,
-        });
-        report.violations.push(...violations);
-      };
+      const record = recorder(report, bundle.version, operation, path);
 
       const answer = await responseCheck(() => call(true), contract, operation);
       // Nothing answered the first call: the server is unreachable, no finding about the contract.

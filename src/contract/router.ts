@@ -91,7 +91,8 @@ function defaultOf<T>(method: string, path: string, byVersion: Map<string, T>): 
   return preferred ?? (byVersion.keys().next().value as string);
 }
 
-export function createRouter<T>(entries: readonly RouteEntry<T>[]): Router<T> {
+/** The entries by path template (fewest parameters first), each method's targets by version, oldest first. */
+function compilePaths<T>(entries: readonly RouteEntry<T>[]): CompiledPath<T>[] {
   const byPath = new Map<string, CompiledPath<T>>();
   for (const entry of [...entries].sort((a, b) => versionRank(a.version) - versionRank(b.version))) {
     let compiled = byPath.get(entry.path);
@@ -112,7 +113,11 @@ export function createRouter<T>(entries: readonly RouteEntry<T>[]): Router<T> {
     }
     versions.set(entry.version, entry.target);
   }
-  const paths = [...byPath.values()].sort((a, b) => a.params - b.params);
+  return [...byPath.values()].sort((a, b) => a.params - b.params);
+}
+
+export function createRouter<T>(entries: readonly RouteEntry<T>[]): Router<T> {
+  const paths = compilePaths(entries);
   const versions = [...new Set(entries.map((e) => e.version))].sort((a, b) => versionRank(a) - versionRank(b));
   const find = indexPaths(paths);
 

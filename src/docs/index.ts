@@ -16,7 +16,8 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { ASSETS, configScript, dataScript, indexHtml, PAGE_CSS, PAGE_SCRIPT } from './page.js';
+import { ASSETS, configScript, dataScript, indexHtml, PAGE_CSS } from './page.js';
+import { PAGE_SCRIPT } from './page-script.js';
 import { type SiteData, siteData, type VersionInput } from './site.js';
 
 export { type SiteData, siteData } from './site.js';

@@ -9,13 +9,11 @@
 export { type Rule, UNKNOWN_VERSION } from './breakers.ts';
 export type { Check, Finding } from './checks.ts';
 export { FUZZ_DEFAULT_MIN_ACCEPTED, type FuzzOperationCount } from './coverage.ts';
+export type { FuzzFailure, FuzzProperty, FuzzReport } from './report.ts';
 export { curlOf, FUZZ_MAX_ANSWER_BYTES, type FuzzRequest } from './request.ts';
 export {
   FUZZ_DEFAULT_CASES,
-  type FuzzFailure,
   type FuzzOptions,
-  type FuzzProperty,
-  type FuzzReport,
   runFuzz,
   seedFrom,
 } from './run.ts';

@@ -3,15 +3,17 @@
  * one per rule it can break, each with its share of the cases and a seed derived from the run's
  * seed and the property's name (so a run is repeatable, and one property's result does not depend
  * on the others). A failing property is shrunk by fast-check to a minimal request, printed as curl.
+ * What a run found is a {@link FuzzReport} (./report.ts).
  */
 import fc from 'fast-check';
 import { type Bundle, loadBundles } from '../contract/index.ts';
 import { Contract } from '../validation/index.ts';
 import { breakersOf, type Rule } from './breakers.ts';
-import { type Check, checkInvalid, checkValid, type Finding } from './checks.ts';
-import { countValid, FUZZ_DEFAULT_MIN_ACCEPTED, type FuzzOperationCount, underExercised } from './coverage.ts';
+import { checkInvalid, checkValid, type Finding } from './checks.ts';
+import { countValid, FUZZ_DEFAULT_MIN_ACCEPTED, underExercised } from './coverage.ts';
 import { edgeRequests } from './edges.ts';
 import { modelOf, type OperationModel, validRequests } from './operation.ts';
+import type { FuzzReport } from './report.ts';
 import { curlOf, type FuzzRequest, type Sent, send } from './request.ts';
 import { checkState, type Reader, ReadFinding, readerOf, readRecord } from './state.ts';
 
@@ -38,54 +40,6 @@ export interface FuzzOptions {
    */
   minAccepted?: number;
   fetch?: typeof fetch;
-}
-
-export interface FuzzFailure {
-  operation: string;
-  version: string;
-  /** `valid`, or the rule broken on purpose (`enum`, `security` …). */
-  kind: 'valid' | Rule;
-  /** The field broken on purpose, for an invalid request. */
-  field?: string;
-  check: Check;
-  message: string;
-  /** The minimal failing request fast-check shrank to, and the same as a curl command. */
-  request: FuzzRequest;
-  curl: string;
-  shrinks: number;
-}
-
-export interface FuzzProperty {
-  operation: string;
-  version: string;
-  kind: 'valid' | Rule;
-  /** The field whose rule is broken (invalid requests). */
-  field?: string;
-  runs: number;
-  passed: boolean;
-}
-
-export interface FuzzReport {
-  baseUrl: string;
-  seed: number;
-  /** Requests sent, shrinking and stateful reads included. */
-  requests: number;
-  /** Cases drawn (one request each, before shrinking). */
-  cases: number;
-  ms: number;
-  properties: FuzzProperty[];
-  failures: FuzzFailure[];
-  /** Valid requests the server refused with a 3xx/4xx: its right (a missing record, a state), counted only. */
-  refused: { operation: string; version: string; status: number; count: number }[];
-  /** Per operation and version: the valid requests sent, accepted and refused. */
-  operations: FuzzOperationCount[];
-  /** The floor of accepted valid requests per operation (`minAccepted`). */
-  minAccepted: number;
-  /** The operations whose valid requests were accepted fewer than `minAccepted` times: not exercised. */
-  underExercised: FuzzOperationCount[];
-  /** Cases whose drawn value did not come out as intended (never sent). */
-  discarded: number;
-  skipped: { operation: string; version: string; reason: string }[];
 }
 
 /** A case: the request and, for an invalid one, the rule broken on purpose. */

@@ -112,37 +112,43 @@ function mergeAllOf(doc: Json, schema: Json, depth = 0, path: Set<object> = new 
   return merged;
 }
 
+/**
+ * anyOf/oneOf: drop `null` branches (they make the schema nullable: `nullBranch`); a single
+ * remaining branch is the schema itself (the repo's nullable-object idiom), merged with the
+ * wrapper's own keywords; branches that each only name a type are a type list; other branches stay
+ * `branches`, compared one by one. A node without either is returned as it is.
+ */
+function unwrapBranches(
+  doc: Json,
+  node: Json,
+  ref: string | undefined,
+): { node: Json; ref: string | undefined; branches?: Json[]; nullBranch: boolean } {
+  const key = Array.isArray(node.anyOf) ? 'anyOf' : Array.isArray(node.oneOf) ? 'oneOf' : undefined;
+  if (!key) return { node, ref, nullBranch: false };
+  const all: Json[] = node[key];
+  const nonNull = all.filter((branch) => !isNullSchema(doc, branch));
+  const nullBranch = nonNull.length < all.length;
+  const { [key]: _, ...wrapper } = node;
+  if (nonNull.length === 1) {
+    const inner = deref(doc, nonNull[0]);
+    const innerNode = mergeAllOf(doc, inner.node ?? {});
+    const unwrapped = { ...innerNode, ...wrapper, type: innerNode.type ?? wrapper.type };
+    return { node: unwrapped, ref: inner.ref ?? ref, nullBranch: nullBranch || innerNode.nullable === true };
+  }
+  if (nonNull.every((branch) => bareType(doc, branch) !== undefined)) {
+    // Branches that each only name a type are a type list (`anyOf: [{type: string}, {type:
+    // number}]` is `type: [string, number]`): compared as one, not branch by branch.
+    return { node: { ...wrapper, type: nonNull.map((branch) => bareType(doc, branch)) }, ref, nullBranch };
+  }
+  return { node: wrapper, ref, branches: nonNull, nullBranch };
+}
+
 /** Reads a raw schema (possibly a `$ref`) of `doc` into the normalised form. */
 export function readSchema(doc: Json, raw: Json): Schema {
   const resolved = deref(doc, raw ?? {});
-  let ref = resolved.ref;
-  let node: Json = mergeAllOf(doc, resolved.node ?? {});
-  let nullable = node.nullable === true;
-
-  // anyOf/oneOf: drop `null` branches (they make the schema nullable); a single remaining branch is
-  // the schema itself (the repo's nullable-object idiom), merged with the wrapper's own keywords.
-  const key = Array.isArray(node.anyOf) ? 'anyOf' : Array.isArray(node.oneOf) ? 'oneOf' : undefined;
-  let branches: Json[] | undefined;
-  if (key) {
-    const all: Json[] = node[key];
-    const nonNull = all.filter((branch) => !isNullSchema(doc, branch));
-    if (nonNull.length < all.length) nullable = true;
-    const { [key]: _, ...wrapper } = node;
-    if (nonNull.length === 1) {
-      const inner = deref(doc, nonNull[0]);
-      ref = inner.ref ?? ref;
-      const innerNode = mergeAllOf(doc, inner.node ?? {});
-      node = { ...innerNode, ...wrapper, type: innerNode.type ?? wrapper.type };
-      if (innerNode.nullable === true) nullable = true;
-    } else if (nonNull.every((branch) => bareType(doc, branch) !== undefined)) {
-      // Branches that each only name a type are a type list (`anyOf: [{type: string}, {type:
-      // number}]` is `type: [string, number]`): compared as one, not branch by branch.
-      node = { ...wrapper, type: nonNull.map((branch) => bareType(doc, branch)) };
-    } else {
-      node = wrapper;
-      branches = nonNull;
-    }
-  }
+  const merged: Json = mergeAllOf(doc, resolved.node ?? {});
+  const { node, ref, branches, nullBranch } = unwrapBranches(doc, merged, resolved.ref);
+  let nullable = merged.nullable === true || nullBranch;
 
   let types: Set<string> | undefined;
   if (node.type !== undefined) {

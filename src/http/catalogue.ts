@@ -69,28 +69,36 @@ export interface Refusal {
 }
 
 /** The one way to refuse: a problem of `kind` from the catalogue. */
-export function refusal<H extends Record<string, string> | undefined = undefined>(
+export function refusal(
   kind: ProblemKind,
   detail: string,
   validation: Violation[] = [],
   extra: Record<string, unknown> = {},
-  headers?: H,
-): Refusal & (H extends undefined ? unknown : { headers: H }) {
+): Refusal {
   const { type, title, status } = PROBLEMS[kind];
-  const body = { type, title, status, detail, ...extra, validation };
-  return (headers ? { body, headers } : { body }) as Refusal & (H extends undefined ? unknown : { headers: H });
+  return { body: { type, title, status, detail, ...extra, validation } };
 }
 
-/** A refusal naming one field and the rule it breaks (the message is the detail). */
+/** A 405 for `path`, with the `Allow` header naming the methods it accepts (`GET, POST`). */
+export function methodNotAllowed(path: string, allow: string): Refusal & { headers: { Allow: string } } {
+  return { ...refusal('methodNotAllowed', `${path} accepts ${allow}.`), headers: { Allow: allow } };
+}
+
+/** The field a refusal names and the rule it breaks (the message is also the problem's detail). */
+export interface FieldRule {
+  field: string;
+  rule: string;
+  message: string;
+}
+
+/** A refusal naming one field and the rule it breaks; `extra` adds members to the problem body. */
 export function fieldRefusal(
   kind: ProblemKind,
-  field: string,
-  rule: string,
-  message: string,
-  context: Record<string, unknown> = {},
+  { field, rule, message }: FieldRule,
+  extra: Record<string, unknown> = {},
 ): Refusal {
   const location = field.replace(/\[(\d+)\]/g, '.$1').split('.');
-  return refusal(kind, message, [{ field, rule, message, location }], context);
+  return refusal(kind, message, [{ field, rule, message, location }], extra);
 }
 
 /**

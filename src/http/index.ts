@@ -9,8 +9,10 @@
 export { type Answer, problemAnswer, writeAnswer } from './answer.ts';
 export { announcesBody, type BodyBudget, BusyError, MAX_BODY_BYTES, readNodeBody } from './body.ts';
 export {
+  type FieldRule,
   fieldRefusal,
   internalError,
+  methodNotAllowed,
   PROBLEMS,
   type Problem,
   type ProblemKind,
@@ -38,7 +40,7 @@ export {
   parseFailure,
   parsePrefer,
 } from './prefer.ts';
-export { PROBLEM_TYPES, problem, type Violation } from './problem.ts';
+export { PROBLEM_TYPES, type ProblemFields, problem, type Violation } from './problem.ts';
 export {
   badPrefer,
   bodyTooLarge,

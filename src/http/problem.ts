@@ -33,13 +33,17 @@ export const PROBLEM_TYPES = {
   internal: PROBLEMS.internal.type,
 } as const;
 
-export function problem(
-  status: number,
-  type: string,
-  title: string,
-  detail: string,
-  validation: Violation[] = [],
-  extra: Record<string, unknown> = {},
-): Problem {
+/** What a problem body holds: its type, title, status and detail, the violations, extra members. */
+export interface ProblemFields {
+  status: number;
+  type: string;
+  title: string;
+  detail: string;
+  validation?: Violation[];
+  extra?: Record<string, unknown>;
+}
+
+/** A problem body of any type (the mock's own refusals come from the catalogue: ./catalogue.ts `refusal`). */
+export function problem({ status, type, title, detail, validation = [], extra = {} }: ProblemFields): Problem {
   return { type, title, status, detail, ...extra, validation };
 }

@@ -6,7 +6,7 @@
 
 import { type RouteResult, VERSION_HEADER } from '../contract/index.ts';
 import { MAX_BODY_BYTES } from './body.ts';
-import { fieldRefusal, type Refusal, refusal } from './catalogue.ts';
+import { fieldRefusal, methodNotAllowed, type Refusal, refusal } from './catalogue.ts';
 import type { Violation } from './problem.ts';
 
 export type { Refusal };
@@ -31,7 +31,7 @@ export function routeRefusal(route: Exclude<RouteResult<unknown>, { kind: 'match
     }
     case 'method-not-allowed': {
       const allow = route.allow.join(', ');
-      return refusal('methodNotAllowed', `${route.path} accepts ${allow}.`, [], {}, { Allow: allow });
+      return methodNotAllowed(route.path, allow);
     }
     case 'unsupported-version': {
       const message = `${VERSION_HEADER} must be one of: ${route.allowed.join(', ')} (received "${route.received}").`;
@@ -63,22 +63,15 @@ export function unauthorized(authorization: string | undefined, denied: boolean,
       ? 'Authorization must be "Bearer <ACCESS_TOKEN>" with a non-empty token.'
       : 'The Authorization header is missing; send "Authorization: Bearer <ACCESS_TOKEN>".';
   const challenge = authorization ? 'Bearer realm="store-admin", error="invalid_token"' : 'Bearer realm="store-admin"';
-  return refusal(
-    'unauthorized',
-    message,
-    [{ field: 'header.Authorization', rule: 'security', message, location: ['header', 'Authorization'] }],
-    context,
-    { 'WWW-Authenticate': challenge },
-  );
+  const violation = { field: 'header.Authorization', rule: 'security', message, location: ['header', 'Authorization'] };
+  return { ...refusal('unauthorized', message, [violation], context), headers: { 'WWW-Authenticate': challenge } };
 }
 
 /** 413: a body over MAX_BODY_BYTES (announced by its Content-Length, or read). */
 export function bodyTooLarge(context: Context): Refusal {
   return fieldRefusal(
     'tooLarge',
-    'body',
-    'maxBytes',
-    `The mock accepts bodies up to ${MAX_BODY_BYTES} bytes.`,
+    { field: 'body', rule: 'maxBytes', message: `The mock accepts bodies up to ${MAX_BODY_BYTES} bytes.` },
     context,
   );
 }

@@ -22,6 +22,7 @@ export {
   PROBLEM_TYPES,
   PROBLEMS,
   type Problem,
+  type ProblemFields,
   type ProblemKind,
   parsePrefer,
   preflightHeaders,
@@ -61,7 +62,7 @@ export {
   type MockFixtures,
 } from './model/fixtures.ts';
 export { ASSIGNMENT_STATUS } from './model/fulfillment-orders.ts';
-export { generateStore, type Rec, type StoreData } from './model/index.ts';
+export { type AnyRecord, generateStore, type Rec, type StoreData } from './model/index.ts';
 export { decodeCursor, encodeCursor } from './pagination.ts';
 export type { Entry as StateEntry } from './persistence/entries.ts';
 export { OPERATION_DECLS } from './resources.ts';

@@ -8,23 +8,23 @@
  * sharing them is safe. The state also counts what its token wrote (records created per collection,
  * bytes of the records it holds of its own) for the limits (./limits.ts).
  */
-import { keyField, type Rec, type StoreData, sortKey } from './model/index.ts';
+import { type AnyRecord, keyField, type RecordReader, type StoreData, sortKey } from './model/index.ts';
 import { search } from './pagination.ts';
 
 interface Indexed {
-  records: Rec[];
+  records: AnyRecord[];
   /** Key → position in `records`. */
   positions: Map<string, number>;
   /**
    * Field indexes {@link State.first} made (field reader → value → first record in key order),
    * dropped when the collection changes: an Indexed is changed only by the state owning it.
    */
-  lookups?: Map<(record: Rec) => unknown, Map<unknown, Rec>>;
+  lookups?: Map<(record: AnyRecord) => unknown, Map<unknown, AnyRecord>>;
 }
 
 /** JSON size of a record (records are immutable once stored, so it is computed once). */
-const sizes = new WeakMap<Rec, number>();
-export function sizeOf(record: Rec): number {
+const sizes = new WeakMap<AnyRecord, number>();
+export function sizeOf(record: AnyRecord): number {
   let size = sizes.get(record);
   if (size === undefined) {
     size = jsonLength(record);
@@ -75,17 +75,15 @@ function objectLength(object: Record<string, unknown>): number {
   return length + Math.max(members - 1, 0);
 }
 
-function indexOf(collection: string, records: Rec[]): Map<string, number> {
+function indexOf(collection: string, records: AnyRecord[]): Map<string, number> {
   const field = keyField(collection);
   return new Map(records.map((r, i) => [String(r[field]), i]));
 }
 
-/** What {@link State} shows to readers outside the engine. */
-export interface StateView {
-  list(collection: string): readonly Rec[];
-  get(collection: string, key: string | number): Rec | undefined;
+/** What {@link State} shows to readers outside the engine: a known collection's records typed. */
+export interface StateView extends RecordReader {
   readonly revision: number;
-  readonly lastChanges: readonly (readonly [collection: string, record: Rec])[];
+  readonly lastChanges: readonly (readonly [collection: string, record: AnyRecord])[];
 }
 
 export class State implements StateView {
@@ -100,7 +98,7 @@ export class State implements StateView {
   /** Writes committed to this state (a refused request leaves it as it was). */
   revision = 0;
   /** The records the last committed write stored. */
-  lastChanges: [collection: string, record: Rec][] = [];
+  lastChanges: [collection: string, record: AnyRecord][] = [];
 
   constructor(data: StoreData, shared?: { indexes: Map<string, Indexed> }) {
     this.data = data;
@@ -115,10 +113,10 @@ export class State implements StateView {
       this.owned.add(collection);
     }
   }
-  list(collection: string): Rec[] {
+  list(collection: string): AnyRecord[] {
     return this.data[collection] ?? [];
   }
-  get(collection: string, key: string | number): Rec | undefined {
+  get(collection: string, key: string | number): AnyRecord | undefined {
     const indexed = this.indexes.get(collection);
     const position = indexed?.positions.get(String(key));
     return position === undefined ? undefined : indexed?.records[position];
@@ -128,7 +126,7 @@ export class State implements StateView {
    * once per reader function and collection change (a version's view reads related records by it,
    * ./view-cache.ts; `by` must be one constant function, it keys the index).
    */
-  first(collection: string, by: (record: Rec) => unknown, value: unknown): Rec | undefined {
+  first(collection: string, by: (record: AnyRecord) => unknown, value: unknown): AnyRecord | undefined {
     const indexed = this.indexes.get(collection);
     if (!indexed) return undefined;
     indexed.lookups ??= new Map();
@@ -147,13 +145,13 @@ export class State implements StateView {
   nextKey(collection: string): number {
     const records = this.list(collection);
     for (let i = records.length - 1; i >= 0; i--) {
-      const key = sortKey(collection, records[i] as Rec);
+      const key = sortKey(collection, records[i] as AnyRecord);
       if (Number.isFinite(key)) return key + 1;
     }
     return 1;
   }
   /** Adds or replaces a record (kept in key order). */
-  put(collection: string, record: Rec): void {
+  put(collection: string, record: AnyRecord): void {
     const indexed = this.own(collection);
     indexed.lookups = undefined;
     const { records, positions } = indexed;
@@ -161,7 +159,7 @@ export class State implements StateView {
     const position = positions.get(key);
     this.bytes += sizeOf(record);
     if (position !== undefined) {
-      const old = records[position] as Rec;
+      const old = records[position] as AnyRecord;
       if (this.mine.has(old)) this.bytes -= sizeOf(old);
       records[position] = record;
     } else {
@@ -174,19 +172,20 @@ export class State implements StateView {
       } else {
         const at = search(records, (r) => sortKey(collection, r), order, false);
         records.splice(at, 0, record);
-        for (let i = at; i < records.length; i++) positions.set(String((records[i] as Rec)[keyField(collection)]), i);
+        for (let i = at; i < records.length; i++)
+          positions.set(String((records[i] as AnyRecord)[keyField(collection)]), i);
       }
     }
     this.mine.add(record);
   }
   /** Stores one write's records at once. */
-  commit(changes: [collection: string, record: Rec][]): void {
+  commit(changes: [collection: string, record: AnyRecord][]): void {
     for (const [collection, record] of changes) this.put(collection, record);
     this.revision += 1;
     this.lastChanges = changes;
   }
   /** Records this state stored itself (their bytes count against its limit). */
-  private readonly mine = new WeakSet<Rec>();
+  private readonly mine = new WeakSet<AnyRecord>();
   private own(collection: string): Indexed {
     if (!this.owned.has(collection)) {
       const records = [...(this.data[collection] ?? [])];

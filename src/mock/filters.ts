@@ -3,10 +3,10 @@
  * On a list's hot path: no array nor closure is made per record (a filter value is one value, or an
  * array of them: any may match).
  */
-import type { Rec } from './model/index.ts';
+import type { AnyRecord } from './model/index.ts';
 import type { FilterDecl, FilterKind } from './resources.ts';
 
-export function matches(filter: FilterDecl, record: Rec, wanted: unknown): boolean {
+export function matches(filter: FilterDecl, record: AnyRecord, wanted: unknown): boolean {
   const value = filter.get(record);
   if (!Array.isArray(value)) return matchesOne(filter.kind, value, wanted);
   for (const item of value) if (matchesOne(filter.kind, item, wanted)) return true;
@@ -14,7 +14,7 @@ export function matches(filter: FilterDecl, record: Rec, wanted: unknown): boole
 }
 
 /** Does all of `filters` match `record`, each with its value in `query`? */
-export function matchesAll(filters: readonly FilterDecl[], record: Rec, query: Record<string, unknown>): boolean {
+export function matchesAll(filters: readonly FilterDecl[], record: AnyRecord, query: Record<string, unknown>): boolean {
   for (const filter of filters) if (!matches(filter, record, query[filter.param])) return false;
   return true;
 }

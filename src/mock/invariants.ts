@@ -4,28 +4,31 @@
  * record against the records it names, both ways, so that checking the records a write changed
  * (and those they name) checks the write: {@link checkRecords}. docs/mock.md lists them.
  */
-import { PRODUCTS, paymentStatusOf, productFrom, retotal } from './model/catalogue.ts';
-import { collectionOf, MODEL, type Rec } from './model/index.ts';
+import { PRODUCTS, productFrom } from './model/catalogue.ts';
+import {
+  type AnyRecord,
+  type CollectionName,
+  collectionOf,
+  MODEL,
+  type RecordReader,
+  type StoreRecords,
+} from './model/index.ts';
+import { paymentStatusOf, retotal } from './model/order-arithmetic.ts';
 import { supportedActions } from './transitions.ts';
 
-/** Reads a state (a token's, or the seed's). */
-export interface StoreReader {
-  list(collection: string): readonly Rec[];
-  get(collection: string, key: string | number): Rec | undefined;
-}
+/** A check of one record of a collection against the state it is in (a token's, or the seed's). */
+type Check<R> = (record: R, store: RecordReader) => string | undefined;
 
-type Check = (record: Rec, store: StoreReader) => string | undefined;
-
-const same = (a: Rec, b: Rec) => Number(a.id) === Number(b.id);
-const TOTALS = ['total_incl_tax', 'total_excl_tax', 'total_tax', 'total_cost', 'total_outstanding'];
+const same = (a: { id: number }, b: { id: number }) => Number(a.id) === Number(b.id);
+const TOTALS = ['total_incl_tax', 'total_excl_tax', 'total_tax', 'total_cost', 'total_outstanding'] as const;
 
 /** Invariants per collection: name → check (a message when broken). */
-export const INVARIANTS: Record<string, Record<string, Check>> = {
+export const INVARIANTS: { [C in CollectionName]?: Record<string, Check<StoreRecords[C]>> } = {
   subscriptions: {
     'its orders name it back with the billing cycle': (sub, store) => {
       for (const ref of sub.orders ?? []) {
         const order = store.get('orders', ref.order_number);
-        if (!order?.subscriptions?.some((s: Rec) => s.id === sub.id && s.billing_cycle === ref.billing_cycle)) {
+        if (!order?.subscriptions?.some((s) => s.id === sub.id && s.billing_cycle === ref.billing_cycle)) {
           return `order ${ref.order_number} does not name subscription ${sub.id} (cycle ${ref.billing_cycle})`;
         }
       }
@@ -38,7 +41,7 @@ export const INVARIANTS: Record<string, Record<string, Check>> = {
     'its subscriptions list it': (order, store) => {
       for (const s of order.subscriptions ?? []) {
         const sub = store.get('subscriptions', s.id);
-        if (!sub?.orders?.some((r: Rec) => r.order_number === order.number && r.billing_cycle === s.billing_cycle)) {
+        if (!sub?.orders?.some((r) => r.order_number === order.number && r.billing_cycle === s.billing_cycle)) {
           return `subscription ${s.id} does not list order ${order.number}`;
         }
       }
@@ -75,7 +78,7 @@ export const INVARIANTS: Record<string, Record<string, Check>> = {
     'its order lists it': (t, store) => {
       if (t.order === null || t.order === undefined) return undefined;
       const order = store.get('orders', t.order);
-      return order?.transactions?.some((c: Rec) => same(c, t))
+      return order?.transactions?.some((c) => same(c, t))
         ? undefined
         : `order ${t.order} does not list transaction ${t.id}`;
     },
@@ -83,7 +86,7 @@ export const INVARIANTS: Record<string, Record<string, Check>> = {
       if (!t.subscription) return undefined;
       const sub = store.get('subscriptions', t.subscription.id);
       const ok = sub?.orders?.some(
-        (r: Rec) => r.order_number === t.order && r.billing_cycle === t.subscription.billing_cycle,
+        (r) => r.order_number === t.order && r.billing_cycle === t.subscription?.billing_cycle,
       );
       return ok
         ? undefined
@@ -91,14 +94,12 @@ export const INVARIANTS: Record<string, Record<string, Check>> = {
     },
     'a capture settles an authorization of its order, never beyond it': (t, store) => {
       if (t.type !== 'capture') return undefined;
-      const parent = store.get('transactions', t.parent_id);
+      const parent = t.parent_id === null ? undefined : store.get('transactions', t.parent_id);
       if (parent?.type !== 'authorization' || String(parent.order) !== String(t.order))
         return `capture ${t.id} settles no authorization of order ${t.order}`;
-      const order = store.get('orders', t.order);
-      const captured = (order?.transactions ?? []).filter(
-        (c: Rec) => c.type === 'capture' && c.parent_id === parent.id,
-      );
-      const sum = captured.reduce((total: number, c: Rec) => total + Math.round(Number(c.amount) * 100), 0);
+      const order = t.order === null ? undefined : store.get('orders', t.order);
+      const captured = (order?.transactions ?? []).filter((c) => c.type === 'capture' && c.parent_id === parent.id);
+      const sum = captured.reduce((total, c) => total + Math.round(Number(c.amount) * 100), 0);
       return sum <= Math.round(Number(parent.amount) * 100) ? undefined : `captures of ${parent.id} exceed its amount`;
     },
   },
@@ -120,18 +121,22 @@ export const INVARIANTS: Record<string, Record<string, Check>> = {
   },
 };
 
-function lineItemsOf(record: Rec, store: StoreReader): string | undefined {
+/** A fulfillment order's or a fulfillment's line items name lines of its order. */
+function lineItemsOf(
+  record: { order_number: string; line_items: { id: number; order_line_id: number }[] },
+  store: RecordReader,
+): string | undefined {
   const order = store.get('orders', record.order_number);
   if (!order) return `order ${record.order_number} does not exist`;
-  const ids = new Set((order.lines ?? []).map((l: Rec) => l.id));
-  const stray = (record.line_items ?? []).find((item: Rec) => !ids.has(item.order_line_id));
+  const ids = new Set((order.lines ?? []).map((l) => l.id));
+  const stray = (record.line_items ?? []).find((item: AnyRecord) => !ids.has(item.order_line_id));
   return stray
     ? `line item ${stray.id} names line ${stray.order_line_id}, not a line of order ${order.number}`
     : undefined;
 }
 
 /** Products sit in categories that fit them (the catalogue's, and those of every line shown). */
-export function categoryViolations(store: StoreReader): string[] {
+export function categoryViolations(store: RecordReader): string[] {
   const lines = [
     ...PRODUCTS.map((p) => ({ product_id: p.id, product_title: p.title, price: p.price })),
     ...store.list('subscriptions').flatMap((s) => s.lines ?? []),
@@ -144,7 +149,7 @@ export function categoryViolations(store: StoreReader): string[] {
 }
 
 /** Broken invariants of the given records (every relation they name must resolve, too). */
-export function checkRecords(store: StoreReader, records: [collection: string, record: Rec][]): string[] {
+export function checkRecords(store: RecordReader, records: [collection: string, record: AnyRecord][]): string[] {
   const out: string[] = [];
   for (const [collection, record] of records) {
     const decl = collectionOf(collection);
@@ -154,7 +159,9 @@ export function checkRecords(store: StoreReader, records: [collection: string, r
         if (!store.get(relation.to, key)) out.push(`${label}: ${relation.name} ${key} does not exist`);
       }
     }
-    for (const [name, check] of Object.entries(INVARIANTS[collection] ?? {})) {
+    // The records come tagged with their collection: its checks read them as its records.
+    const checks = (INVARIANTS as Record<string, Record<string, Check<AnyRecord>> | undefined>)[collection];
+    for (const [name, check] of Object.entries(checks ?? {})) {
       const broken = check(record, store);
       if (broken) out.push(`${label}: ${name}: ${broken}`);
     }
@@ -163,7 +170,7 @@ export function checkRecords(store: StoreReader, records: [collection: string, r
 }
 
 /** Every invariant over a whole state. */
-export function checkStore(store: StoreReader): string[] {
-  const records = MODEL.flatMap((c) => store.list(c.name).map((r): [string, Rec] => [c.name, r]));
+export function checkStore(store: RecordReader): string[] {
+  const records = MODEL.flatMap((c) => store.list(c.name).map((r): [string, AnyRecord] => [c.name, r]));
   return [...checkRecords(store, records), ...categoryViolations(store)];
 }

@@ -47,14 +47,10 @@ export function failureProblem(
 ): Refusal & { headers: Record<string, string> } {
   const headers: Record<string, string> = {};
   if (fail !== 500) headers['Retry-After'] = String(retryAfter);
-  return refusal(
-    `scenario${fail}`,
+  const detail =
     `Mock failure scenario for ${context.operation} (asked by Prefer: fail=${fail} or a --fail rule); ` +
-      'the platform does not show its error answers.',
-    [],
-    { ...context, scenario: `fail=${fail}` },
-    headers,
-  );
+    'the platform does not show its error answers.';
+  return { ...refusal(`scenario${fail}`, detail, [], { ...context, scenario: `fail=${fail}` }), headers };
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

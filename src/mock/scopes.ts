@@ -122,18 +122,15 @@ export function insufficientScope(
     'unreadable' in read
       ? `The token's scopes cannot be read (${read.unreadable}); it needs the scope ${first}${alternatives}`
       : `The token lacks the scope ${first}${alternatives}`;
-  return refusal(
-    'insufficientScope',
-    `${context.operation} needs the scope ${first}${alternatives}; the token holds ${holds}.`,
-    [
-      {
-        field: 'header.Authorization',
-        rule: 'unreadable' in read ? 'scope-claim' : 'scope',
-        message,
-        location: ['header', 'Authorization'],
-      },
-    ],
-    { ...context, required_scopes: wanted },
-    { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${first}"` },
-  );
+  const violation = {
+    field: 'header.Authorization',
+    rule: 'unreadable' in read ? 'scope-claim' : 'scope',
+    message,
+    location: ['header', 'Authorization'],
+  };
+  const detail = `${context.operation} needs the scope ${first}${alternatives}; the token holds ${holds}.`;
+  return {
+    ...refusal('insufficientScope', detail, [violation], { ...context, required_scopes: wanted }),
+    headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${first}"` },
+  };
 }

@@ -5,8 +5,7 @@
  * and the JSON Schema keyword, as Prism's refusals do (test/mock/refusals.test.ts runs the same
  * cases against both). Beyond the schemas: integers must be safe integers and numbers finite
  * (`1e999` parses as Infinity), anywhere in the body and in integer path parameters; and no value
- * may nest deeper than {@link MAX_NESTING} levels, checked without recursion before any recursive
- * walk (ajv, the number check, a clone) can overflow the stack. The same validator checks a value
+ * may nest deeper than `MAX_NESTING` levels (both checks: ./json-limits.ts). The same validator checks a value
  * against a schema component (`checkComponent`: the mock's and the proxy's records).
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -20,6 +19,7 @@ import {
 } from '../contract/index.ts';
 import { ajvOf, idOf, validatorAt } from './ajv.ts';
 import { formatField, type Violation } from './field.ts';
+import { MAX_NESTING, nestingViolation, unsafeNumbers } from './json-limits.ts';
 import { preview, ruleMessage } from './message.ts';
 
 export interface ParamSpec {
@@ -90,68 +90,6 @@ export function violationsOf(
     const name =
       subject === undefined ? field : `${subject}${location.length > 1 ? ` field ${location.slice(1).join('.')}` : ''}`;
     out.push({ field, rule: error.keyword, message: `${name}: ${ruleMessage(error)}`, location });
-  }
-  return out;
-}
-
-/**
- * Deepest nesting of arrays and objects a body or a fixture record may have. The contract's deepest
- * request or response is under 10 levels; 64 leaves room and stays far below the stack.
- */
-export const MAX_NESTING = 64;
-
-/**
- * A violation (rule `maxDepth`) when `value` nests deeper than `limit`, found with an explicit stack
- * (no recursion, so any depth is safe to measure), naming the first path that goes too deep.
- */
-export function nestingViolation(
-  value: unknown,
-  location: string[] = ['body'],
-  limit: number = MAX_NESTING,
-  subject: string = formatField(location),
-): Violation | undefined {
-  const stack: { value: unknown; path: string[] }[] = [{ value, path: location }];
-  while (stack.length > 0) {
-    const { value: node, path } = stack.pop() as { value: unknown; path: string[] };
-    if (!node || typeof node !== 'object') continue;
-    if (path.length - location.length >= limit) {
-      const field = formatField(location);
-      return {
-        field,
-        rule: 'maxDepth',
-        message: `${subject} nests deeper than ${limit} levels of arrays and objects (at ${formatField(path).slice(0, 200)}…)`,
-        location,
-      };
-    }
-    for (const [key, child] of Object.entries(node)) stack.push({ value: child, path: [...path, key] });
-  }
-  return undefined;
-}
-
-/** Numbers a JSON body may not carry: non-finite ones and integers beyond 2^53 - 1. */
-export function unsafeNumbers(value: unknown, location: string[] = ['body'], out: Violation[] = []): Violation[] {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) {
-      out.push({
-        field: formatField(location),
-        rule: 'finite',
-        message: `${formatField(location)}: must be a finite number`,
-        location,
-      });
-    } else if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-      out.push({
-        field: formatField(location),
-        rule: 'maximum',
-        message: `${formatField(location)}: must be within ±${Number.MAX_SAFE_INTEGER} (received ${preview(value)})`,
-        location,
-      });
-    }
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => {
-      unsafeNumbers(item, [...location, String(index)], out);
-    });
-  } else if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) unsafeNumbers(child, [...location, key], out);
   }
   return out;
 }
@@ -233,19 +171,7 @@ function operationValidator(
   const { compile, lazy } = compilers;
   const params = operation.parameters;
   const { pathParams, queryParams, queryDefs } = paramSpecs(document, params);
-  const querySchema = {
-    type: 'object',
-    properties: Object.fromEntries(queryDefs.map((p) => [p.name, rebase(p.schema ?? {}, id)])),
-    required: queryDefs.filter((p) => p.required).map((p) => p.name),
-  };
-  const validateQuery: ValidateFunction = lazy(() => querySchema);
-  const pathSchema = {
-    type: 'object',
-    properties: Object.fromEntries(
-      params.filter((p) => p?.in === 'path').map((p) => [p.name, rebase(p.schema ?? {}, id)]),
-    ),
-  };
-  const validatePath: ValidateFunction = lazy(() => pathSchema);
+  const { validatePath, validateQuery } = parameterValidators(params, queryDefs, id, lazy);
   const requestBody = deref(document, operation.operation.requestBody);
   const bodySchema = jsonMediaOf(document, requestBody)?.schema;
   const validateBody: ValidateFunction | undefined = bodySchema ? lazy(() => rebase(bodySchema, id)) : undefined;
@@ -284,6 +210,27 @@ function operationValidator(
       return checkValue(() => (validateResponse ??= compile(rebase(responseSchema, id))), body);
     },
   };
+}
+
+/** The validators of an operation's path parameters and of its query, compiled on first use. */
+function parameterValidators(
+  params: Json[],
+  queryDefs: Json[],
+  id: string,
+  lazy: (schema: () => object) => ValidateFunction,
+): { validatePath: ValidateFunction; validateQuery: ValidateFunction } {
+  const querySchema = {
+    type: 'object',
+    properties: Object.fromEntries(queryDefs.map((p) => [p.name, rebase(p.schema ?? {}, id)])),
+    required: queryDefs.filter((p) => p.required).map((p) => p.name),
+  };
+  const pathSchema = {
+    type: 'object',
+    properties: Object.fromEntries(
+      params.filter((p) => p?.in === 'path').map((p) => [p.name, rebase(p.schema ?? {}, id)]),
+    ),
+  };
+  return { validatePath: lazy(() => pathSchema), validateQuery: lazy(() => querySchema) };
 }
 
 /** The path and query parameters of an operation, with their kinds. */

@@ -71,7 +71,7 @@ describe('a record checked against its component', () => {
 
   it('does not ask a key of the singleton store, but checks its fields', () => {
     const check = recordCheckOf(bundles, 'Record');
-    const { id: _, ...store } = seeded.list('store')[0] ?? {};
+    const { id: _, ...store }: Record<string, unknown> = seeded.list('store')[0] ?? {};
     expect(recordProblem('store', store, check)).toBeUndefined();
     expect(recordProblem('store', { ...store, name: 42 }, check)).toMatch(
       /^store: field name breaks the contract \(type\): Record field name: must be string/,

@@ -32,7 +32,7 @@ export function contentTypeRefusal(method: string, contentType: string | undefin
   if (contentType !== undefined && /^application\/json\b/i.test(contentType)) return undefined;
   const message =
     'Admin endpoints need Content-Type: application/json (a browser sends it from another origin only after a CORS preflight).';
-  return fieldRefusal('unsupportedMediaType', 'header.Content-Type', 'content-type', message);
+  return fieldRefusal('unsupportedMediaType', { field: 'header.Content-Type', rule: 'content-type', message });
 }
 
 const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|::ffff:127(\.\d{1,3}){3})$/i;
@@ -75,13 +75,13 @@ export function adminAccessRefusal(
 ): Refusal | undefined {
   if (host !== undefined && !allowedHost(host, bound)) {
     const message = `The admin endpoints answer a loopback Host (or the --host address, ${bound}), not "${host.slice(0, 100)}" (DNS rebinding).`;
-    return fieldRefusal('adminForbidden', 'header.Host', 'loopback', message);
+    return fieldRefusal('adminForbidden', { field: 'header.Host', rule: 'loopback', message });
   }
   if (origin === undefined || isLoopbackOrigin(origin)) return undefined;
   const sameOrigin = host !== undefined && URL.canParse(origin) && new URL(origin).host === host.trim().toLowerCase();
   if (sameOrigin) return undefined;
   const message = `The admin endpoints answer pages of a loopback origin or of this server, not "${origin.slice(0, 100)}".`;
-  return fieldRefusal('adminForbidden', 'header.Origin', 'same-origin', message);
+  return fieldRefusal('adminForbidden', { field: 'header.Origin', rule: 'same-origin', message });
 }
 
 /** Where an admin request carries `--admin-token`: a header (scripts), a cookie (the inspector page). */
@@ -112,5 +112,5 @@ export function adminTokenOf(header: string | undefined, cookies: string | undef
 export function adminTokenRefusal(given: string | undefined, expected: string): Refusal | undefined {
   if (given !== undefined && sameSecret(given, expected)) return undefined;
   const message = `The admin endpoints need the --admin-token: the ${ADMIN_TOKEN_HEADER} header, or open /__mock/?${ADMIN_TOKEN_QUERY}=<token> once in the browser.`;
-  return fieldRefusal('adminForbidden', `header.${ADMIN_TOKEN_HEADER}`, 'admin-token', message);
+  return fieldRefusal('adminForbidden', { field: `header.${ADMIN_TOKEN_HEADER}`, rule: 'admin-token', message });
 }

@@ -7,7 +7,7 @@
  * snapshots and forks (`/global-snapshots`, `/forks`) belong to no state but the one they copy or make.
  */
 
-import { fieldRefusal, refusal } from '../../http/index.ts';
+import { fieldRefusal, methodNotAllowed } from '../../http/index.ts';
 import { fixturesOf } from '../model/fixtures.ts';
 import type { Incoming, RawResponse } from '../stages/context.ts';
 import { json, refuse as refuseWith } from '../stages/respond.ts';
@@ -35,7 +35,7 @@ const failure = (
   field: string,
   rule: string,
   message: string,
-) => refuseWith(fieldRefusal(kind, field, rule, message));
+) => refuseWith(fieldRefusal(kind, { field, rule, message }));
 
 /** The state a call acts on: the token's, the shared one, or the one named `state`; else a refusal. */
 function stateOf({ incoming, body }: Call): string | RawResponse {
@@ -286,7 +286,7 @@ async function dispatch(incoming: Incoming): Promise<RawResponse> {
     if (matching.length === 0)
       return failure('notFound', 'path', 'exists', `No admin endpoint ${pathname} (docs/mock.md).`);
     const allow = matching.map((r) => r.method).join(', ');
-    return refuseWith(refusal('methodNotAllowed', `${pathname} accepts ${allow}.`, [], {}, { Allow: allow }));
+    return refuseWith(methodNotAllowed(pathname, allow));
   }
   // A request a web page could send without a preflight.
   const unsafe = contentTypeRefusal(method, incoming.raw.header('content-type'));

@@ -7,7 +7,7 @@
  * in a small map (they are rare, and are not slots: the model does not declare them). The report
  * is derived when read (./report.ts).
  */
-import { collectionOf, type Rec } from '../model/index.ts';
+import { type AnyRecord, collectionOf } from '../model/index.ts';
 import type { CoverageSink, RawResponse, RequestContext, Target } from '../stages/context.ts';
 import { Counts } from './counts.ts';
 import { type CoverageReport, coverageReport } from './report.ts';
@@ -28,7 +28,7 @@ function note(scope: Counts, universe: TargetUniverse, text: string): void {
 }
 
 /** A record's state for a transition: its `status`, `request_status` and `type`, those it has. */
-export function stateName(record: Rec | undefined): string {
+export function stateName(record: AnyRecord | undefined): string {
   if (!record) return '-';
   const parts: string[] = [];
   for (const field of ['status', 'request_status', 'type'])

@@ -7,10 +7,10 @@
  */
 import { type Bundle, deref, type Json, jsonMediaOf, responseMediaOf } from '../../contract/index.ts';
 import { recordCheckOf } from './schemas.ts';
-import type { Collection, CollectionDecl, ExampleContext, Rec, StoreData } from './types.ts';
+import type { AnyRecord, Collection, CollectionDecl, ExampleContext, StoreData } from './types.ts';
 
 /** The records of `collection` in one example value (a page, an array, a record, or records by name). */
-export function recordsIn(collection: CollectionDecl, value: Json): Rec[] {
+export function recordsIn(collection: CollectionDecl, value: Json): AnyRecord[] {
   if (!value || typeof value !== 'object') return [];
   if (Array.isArray(value)) return value;
   if (Array.isArray(value.results)) return value.results;
@@ -43,7 +43,7 @@ function fillMissing(target: Json, source: Json): void {
 }
 
 /** Is `record` a later state of `known` (a write's answer: every list of it as long, one longer)? */
-function laterState(record: Rec, known: Rec): boolean {
+function laterState(record: AnyRecord, known: AnyRecord): boolean {
   const lists = Object.keys(known).filter((name) => Array.isArray(known[name]) && Array.isArray(record[name]));
   return (
     lists.every((name) => record[name].length >= known[name].length) &&
@@ -57,11 +57,11 @@ function laterState(record: Rec, known: Rec): boolean {
  * several examples (a fulfillment in its own operation's and inside an order) is their union, so
  * it satisfies every version's schema that shows it.
  */
-export function exampleRecords(bundles: Bundle[], collection: Collection): Rec[] {
+export function exampleRecords(bundles: Bundle[], collection: Collection): AnyRecord[] {
   const schema = collection.schema;
   if (!schema || collection.singleton) return [];
-  const found = new Map<string, Rec>();
-  const add = (record: Rec) => {
+  const found = new Map<string, AnyRecord>();
+  const add = (record: AnyRecord) => {
     const key = String(record[collection.key]);
     if (!Number.isSafeInteger(Number(key))) return;
     const known = found.get(key);
@@ -99,9 +99,9 @@ export function exampleKeys(bundles: Bundle[], collection: Collection): string[]
 }
 
 /** Puts `record` into `store[collection]`, replacing the one with its key. */
-export function putRecord(store: StoreData, collection: CollectionDecl, record: Rec): void {
+export function putRecord(store: StoreData, collection: CollectionDecl, record: AnyRecord): void {
   store[collection.name] ??= [];
-  const records = store[collection.name] as Rec[];
+  const records = store[collection.name] as AnyRecord[];
   const key = String(record[collection.key]);
   const at = records.findIndex((r) => String(r[collection.key]) === key);
   if (at === -1) records.push(record);
@@ -112,22 +112,23 @@ export function putRecord(store: StoreData, collection: CollectionDecl, record: 
  * The record at an example key: a copy of the first example record (else of the first stored one)
  * matching `fits`, its key set to `key`. Records without relations of their own use it as it is.
  */
-export function copyAtKey(
-  collection: CollectionDecl,
+export function copyAtKey<R extends object>(
+  collection: CollectionDecl<R>,
   key: string,
   context: ExampleContext,
-  fits: (r: Rec) => boolean = () => true,
-): Rec {
-  const source =
-    context.examples(collection.name).find(fits) ?? (context.store[collection.name] ?? []).find(fits) ?? {};
-  const copy = structuredClone(source);
+  fits: (r: R) => boolean = () => true,
+): R {
+  // Example and stored records of the collection are its records (`{}` when it has none: the
+  // caller's own fields are then all the record has).
+  const records = [...context.examples(collection.name), ...(context.store[collection.name] ?? [])] as R[];
+  const copy: AnyRecord = structuredClone(records.find(fits) ?? {});
   copy[collection.key] = collection.key === 'number' ? key : Number(key);
-  return copy;
+  return copy as R;
 }
 
 /** Every example request body of `operationId`, in every bundle serving it. */
-export function exampleRequests(bundles: Bundle[], operationId: string): Rec[] {
-  const out: Rec[] = [];
+export function exampleRequests(bundles: Bundle[], operationId: string): AnyRecord[] {
+  const out: AnyRecord[] = [];
   for (const bundle of bundles) {
     const operation = bundle.operations.find((o) => o.operationId === operationId);
     const media = jsonMediaOf(bundle.document, operation?.operation.requestBody);

@@ -7,7 +7,7 @@
 import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { collectionOf, MODEL } from './index.ts';
 import type { RecordCheck } from './schemas.ts';
-import type { Rec, StoreData } from './types.ts';
+import type { AnyRecord, StoreData } from './types.ts';
 
 /**
  * Records per collection, as `--data file.json` holds them, typed by the generated types: each
@@ -76,10 +76,10 @@ export function applyFixtures(store: StoreData, data: unknown, options: FixtureO
       continue;
     }
     const seen = new Set<string>();
-    const kept: Rec[] = [];
+    const kept: AnyRecord[] = [];
     records.forEach((record, index) => {
       const refused = checkRecord(record, { name, where: `${source}: ${name}[${index}]` }, check, seen);
-      if (refused === undefined) kept.push(record as Rec);
+      if (refused === undefined) kept.push(record as AnyRecord);
       else unusable(refused);
     });
     store[name] = structuredClone(kept);
@@ -95,7 +95,7 @@ export function recordProblem(name: string, record: unknown, check: RecordCheck)
 /** The label of a record in messages: where it is, and its key when that is a plain value. */
 function labelOf(record: unknown, key: string, where: string): string {
   // The key is named only when it is a plain value (a nested one could be arbitrarily deep).
-  const keyValue = record && typeof record === 'object' ? (record as Rec)[key] : undefined;
+  const keyValue = record && typeof record === 'object' ? (record as AnyRecord)[key] : undefined;
   const shown =
     typeof keyValue === 'number'
       ? String(keyValue)
@@ -130,7 +130,7 @@ function checkRecord(
     return `${label}: field ${field} breaks the contract (${first.rule}): ${first.message}`;
   }
   if (singleton) return undefined;
-  const value = (record as Rec)[key];
+  const value = (record as AnyRecord)[key];
   if (typeof value === 'string' ? value.trim() === '' : !Number.isSafeInteger(value)) {
     return `${label}: field ${key} must be a safe integer or, for an order number, a non-empty string (rule key)`;
   }

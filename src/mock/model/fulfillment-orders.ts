@@ -7,7 +7,9 @@
 import { clone, refuse } from '../writes/common.ts';
 import { at, day, dayOf, FULFILLMENT_STATUSES, REQUEST_STATUSES } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
-import type { CollectionDecl, ExampleContext, Rec, WriteOperation, WriteResult } from './types.ts';
+import { copyOf, selectLines } from './fulfillment-order-split.ts';
+import type { StoredFulfillmentOrder, StoredLocation, StoredOrder } from './records.ts';
+import type { AnyRecord, DeclaredCollection, ExampleContext, WriteOperation } from './types.ts';
 
 /** The assignment status of a fulfillment order, from its request_status (the mock's mapping). */
 export const ASSIGNMENT_STATUS: Record<string, string> = {
@@ -20,7 +22,7 @@ export const ASSIGNMENT_STATUS: Record<string, string> = {
 const DONE = new Set(['closed', 'canceled']);
 
 /** Why a fulfillment order cannot be moved or requested (closed, canceled or empty), or undefined. */
-const openRefusal = (record: Rec): string | undefined => {
+const openRefusal = (record: StoredFulfillmentOrder): string | undefined => {
   if (DONE.has(record.status)) return `has status ${record.status}`;
   if (!Array.isArray(record.line_items) || record.line_items.length === 0) return 'has no line items left';
   return undefined;
@@ -30,7 +32,7 @@ const openRefusal = (record: Rec): string | undefined => {
  * A pending, open fulfillment order holding the line items the example requests name (move and
  * fulfillment request), each on a line of its order, at a location the move example does not target.
  */
-function atExampleKey(key: string, context: ExampleContext): [string, Rec][] {
+function atExampleKey(key: string, context: ExampleContext): [string, StoredFulfillmentOrder][] {
   const record = copyAtKey(
     fulfillmentOrders,
     key,
@@ -39,13 +41,14 @@ function atExampleKey(key: string, context: ExampleContext): [string, Rec][] {
   );
   const moves = context.requests('moveFulfillmentOrder');
   const named = [...moves, ...context.requests('sendFulfillmentRequest')].flatMap((body) =>
-    ((body.fulfillment_order_line_items ?? []) as Rec[]).map((item) => Number(item.id)),
+    ((body.fulfillment_order_line_items ?? []) as AnyRecord[]).map((item) => Number(item.id)),
   );
   const order = context.get('orders', record.order_number);
-  const lines = (order?.lines ?? []) as Rec[];
-  const template = record.line_items?.[0] ?? {};
+  const lines = order?.lines ?? [];
+  // Copies of the example's line item, fields from a line of the order when it has one.
+  const template: AnyRecord = record.line_items?.[0] ?? {};
   record.line_items = [...new Set(named)].map((id, k) => {
-    const line = lines[k % Math.max(lines.length, 1)] ?? {};
+    const line: AnyRecord = lines[k % Math.max(lines.length, 1)] ?? {};
     return {
       ...clone(template),
       id,
@@ -58,56 +61,30 @@ function atExampleKey(key: string, context: ExampleContext): [string, Rec][] {
       fulfillable_quantity: String(line.quantity ?? 1),
       price_incl_tax: line.price_incl_tax ?? template.price_incl_tax,
       price_excl_tax: line.price_excl_tax ?? template.price_excl_tax,
-    };
+    } as StoredFulfillmentOrder['line_items'][number];
   });
   const targets = new Set(moves.map((body) => body.new_location_id));
   const location = (context.store.locations ?? []).find((l) => !targets.has(l.id));
-  if (location && targets.has(record.assigned_location?.id)) record.assigned_location = clone(location);
+  if (location && targets.has(record.assigned_location?.id))
+    record.assigned_location = clone(location) as StoredFulfillmentOrder['assigned_location'];
   record.status = 'open';
   record.request_status = 'pending';
   return [['fulfillmentOrders', record]];
 }
 
 /** A fulfillment order as stored: its `supported_actions` derived from its state. */
-export const withActions = (record: Rec): Rec => Object.assign(record, { supported_actions: supportedActions(record) });
+export const withActions = (record: StoredFulfillmentOrder): StoredFulfillmentOrder =>
+  Object.assign(record, { supported_actions: supportedActions(record) });
 
 /** The `supported_actions` of a fulfillment order: the actions whose write accepts it now. */
-export function supportedActions(record: Rec): string[] {
+export function supportedActions(record: StoredFulfillmentOrder): string[] {
   const actions: string[] = [];
   for (const { state } of Object.values(WRITES))
     if (state?.action !== undefined && state.refuses(record) === undefined) actions.push(state.action);
   return actions;
 }
 
-const copyOf = (source: Rec, id: number, now: string, lines: Rec[]): Rec => ({
-  ...clone(source),
-  id,
-  created_at: now,
-  updated_at: now,
-  line_items: lines.map((line, k) => ({ ...clone(line), id: id * 10 + k, fulfillment_order_id: id })),
-});
-
-/** The line items a request names (`[{id, quantity?}]`), or a refusal naming the first unknown one. */
-function selectLines(
-  record: Rec,
-  items: unknown,
-): { ok: true; selected: Rec[]; rest: Rec[] } | { ok: false; result: WriteResult } {
-  const lines = (record.line_items ?? []) as Rec[];
-  if (!Array.isArray(items) || items.length === 0) return { ok: true, selected: lines, rest: [] };
-  const selected: Rec[] = [];
-  for (const [index, item] of items.entries()) {
-    const line = lines.find((l) => l.id === (item as Rec)?.id);
-    if (!line) {
-      const field = `body.fulfillment_order_line_items[${index}].id`;
-      const message = `fulfillment order ${record.id} has no line item ${JSON.stringify((item as Rec)?.id)} (its line items: ${lines.map((l) => l.id).join(', ')})`;
-      return { ok: false, result: refuse(field, 'exists', message) };
-    }
-    if (!selected.includes(line)) selected.push(line);
-  }
-  return { ok: true, selected, rest: lines.filter((l) => !selected.includes(l)) };
-}
-
-const WRITES: Record<string, WriteOperation> = {
+const WRITES: Record<string, WriteOperation<StoredFulfillmentOrder>> = {
   moveFulfillmentOrder: {
     kind: 'write',
     param: 'id',
@@ -130,7 +107,7 @@ const WRITES: Record<string, WriteOperation> = {
     },
     run: ({ state, record, body, now }) => {
       // references() found it.
-      const location = state.get('locations', body.new_location_id) as Rec;
+      const location = state.get('locations', body.new_location_id) as StoredLocation;
       if (record.assigned_location?.id === location.id) {
         return refuse(
           'body.new_location_id',
@@ -228,7 +205,7 @@ const WRITES: Record<string, WriteOperation> = {
   },
 };
 
-export const fulfillmentOrders: CollectionDecl = {
+export const fulfillmentOrders: DeclaredCollection<'fulfillmentOrders'> = {
   name: 'fulfillmentOrders',
   key: 'id',
   singular: 'fulfillment order',
@@ -269,7 +246,7 @@ export const fulfillmentOrders: CollectionDecl = {
     record: (i, { prng, templates, store }) => {
       const orders = store.orders ?? [];
       const locations = store.locations ?? [];
-      const order = orders[((i - 1) * 19) % orders.length] as Rec; // a stride: distinct orders, some of two lines
+      const order = orders[((i - 1) * 19) % orders.length] as StoredOrder; // a stride: distinct orders, some of two lines
       const created = at(prng.int(0, 140) * day + prng.int(0, day));
       const record = templates.of('listFulfillmentOrders').results?.[0] ?? {};
       const lineTemplate = record.line_items?.[0] ?? {};
@@ -285,7 +262,7 @@ export const fulfillmentOrders: CollectionDecl = {
         fulfillment_holds: [],
         merchant_requests: [],
         shipping_address: clone(order.shipping_address ?? record.shipping_address),
-        line_items: (order.lines as Rec[]).map((line, k) => ({
+        line_items: (order.lines ?? []).map((line, k) => ({
           ...clone(lineTemplate),
           id: i * 10 + k,
           fulfillment_order_id: i,
@@ -298,7 +275,7 @@ export const fulfillmentOrders: CollectionDecl = {
           fulfillable_quantity: String(line.quantity),
           price_incl_tax: line.price_incl_tax,
           price_excl_tax: line.price_excl_tax,
-          stockrecord_id: 1 + ((line.product_id - 1) % stockrecords),
+          stockrecord_id: 1 + ((Number(line.product_id) - 1) % stockrecords),
         })),
       });
       return Object.assign(seeded, { supported_actions: supportedActions(seeded) });

@@ -3,11 +3,11 @@
  * of the locations, its line items those of the order's lines.
  */
 import { ORDER_COUNT } from './orders.ts';
-import type { CollectionDecl, Rec } from './types.ts';
+import type { AnyRecord, DeclaredCollection } from './types.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);
 
-export const fulfillments: CollectionDecl = {
+export const fulfillments: DeclaredCollection<'fulfillments'> = {
   name: 'fulfillments',
   key: 'id',
   singular: 'fulfillment',
@@ -25,9 +25,9 @@ export const fulfillments: CollectionDecl = {
       const template = templates.of('getOrderFulfillments');
       const base =
         Object.keys(template).length > 0 ? template : (templates.of('addOrderLineItems').fulfillments?.[0] ?? {});
-      const order = store.orders?.[i - 1] as Rec;
+      const order = store.orders?.[i - 1] as AnyRecord;
       const locations = store.locations ?? [];
-      const loc = locations[i % locations.length] as Rec;
+      const loc = locations[i % locations.length] as AnyRecord;
       const lineTemplate = { total_discount: '0.00', ...(base.line_items?.[0] ?? {}) };
       return Object.assign(clone(base), {
         id: i,
@@ -36,7 +36,7 @@ export const fulfillments: CollectionDecl = {
         origin_address: clone(loc.address),
         created_at: order.created_at,
         last_event_date: order.created_at,
-        line_items: (order.lines as Rec[]).map((line, k) => ({
+        line_items: (order.lines as AnyRecord[]).map((line, k) => ({
           ...clone(lineTemplate),
           id: i * 10 + k,
           order_line_id: line.id,

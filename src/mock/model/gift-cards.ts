@@ -1,14 +1,11 @@
 /** Gift cards 1..40 (`POST /gift-cards/` adds the next ids): a code, an initial amount, a balance. */
-import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { createPrng } from '../prng.ts';
 import { clone, refuse } from '../writes/common.ts';
 import { at, day, money } from './catalogue.ts';
-import type { CollectionDecl, Rec } from './types.ts';
+import type { StoredGiftCard } from './records.ts';
+import type { AnyRecord, DeclaredCollection } from './types.ts';
 
-/** A gift card as the store holds it (shown by one version). */
-export type StoredGiftCard = DefaultSchemas['GiftCard'];
-
-export const giftCards: CollectionDecl<StoredGiftCard> = {
+export const giftCards: DeclaredCollection<'giftCards'> = {
   name: 'giftCards',
   key: 'id',
   singular: 'gift card',
@@ -45,8 +42,8 @@ export const giftCards: CollectionDecl<StoredGiftCard> = {
           user: body.user && typeof body.user === 'object' && !Array.isArray(body.user) ? clone(body.user) : null,
         };
         // A field the contract may add that the write does not set: as the first card has it.
-        const template = state.list('giftCards')[0] ?? {};
-        const fields: Rec = card; // walked by name: the template's fields are not known here
+        const template: AnyRecord = state.list('giftCards')[0] ?? {};
+        const fields: AnyRecord = card; // walked by name: the template's fields are not known here
         for (const name in template) if (!Object.hasOwn(card, name)) fields[name] = clone(template[name]);
         return { ok: true, body: card, changes: [['giftCards', card]] };
       },

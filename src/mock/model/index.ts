@@ -17,6 +17,7 @@ import { locations } from './locations.ts';
 import { metadata } from './metadata.ts';
 import { orders } from './orders.ts';
 import { pages } from './pages.ts';
+import type { CollectionName, StoredFulfillmentOrder } from './records.ts';
 import { recordSchemaProblem } from './schemas.ts';
 import { stockrecords } from './stockrecords.ts';
 import { store } from './store.ts';
@@ -24,12 +25,21 @@ import { subscriptions } from './subscriptions.ts';
 import { templatesOf } from './templates.ts';
 import { tickets } from './tickets.ts';
 import { transactions } from './transactions.ts';
-import type { Collection, CollectionDecl, ExampleContext, Rec, SeedContext, StoreData, Templates } from './types.ts';
+import type {
+  AnyRecord,
+  Collection,
+  CollectionDecl,
+  ExampleContext,
+  SeedContext,
+  StoreData,
+  Templates,
+} from './types.ts';
 
+export type * from './records.ts';
 export type * from './types.ts';
 
 /** Every collection of the store as declared, in seeding order. */
-const DECLARED: readonly CollectionDecl[] = [
+const DECLARED = [
   locations,
   subscriptions,
   orders,
@@ -42,7 +52,16 @@ const DECLARED: readonly CollectionDecl[] = [
   metadata,
   pages,
   store,
-];
+] as const satisfies readonly CollectionDecl[];
+
+/**
+ * `true` only when the model declares every collection ./records.ts names (each declaration is a
+ * `DeclaredCollection` of its own name, so it declares none other): a collection added to one and
+ * not the other does not compile.
+ */
+export const DECLARES_EVERY_COLLECTION: [Exclude<CollectionName, (typeof DECLARED)[number]['name']>] extends [never]
+  ? true
+  : never = true;
 
 /**
  * The collections with the operations serving their records (their own, but for a read declaring
@@ -97,7 +116,7 @@ export const keyField = (collection: string): string => BY_NAME.get(collection)?
  * Numeric sort key of a record: its id, or its order number when digits (the seeded ones, "1001");
  * a number that is not (a recorded store's "A-1001") sorts after them all, as Infinity.
  */
-export const sortKey = (collection: string, record: Rec): number => {
+export const sortKey = (collection: string, record: AnyRecord): number => {
   const key = record[keyField(collection)];
   return typeof key === 'number' ? key : /^\d{1,15}$/.test(key) ? Number(key) : Number.POSITIVE_INFINITY;
 };
@@ -148,7 +167,8 @@ function generate(bundles: Bundle[], seed: string): StoreData {
   }
   addExamples(bundles, data, templates);
   link(data, templates);
-  for (const record of data.fulfillmentOrders ?? []) record.supported_actions = supportedActions(record);
+  for (const record of (data.fulfillmentOrders ?? []) as StoredFulfillmentOrder[])
+    record.supported_actions = supportedActions(record);
   for (const collection of MODEL)
     data[collection.name]?.sort((a, b) => sortKey(collection.name, a) - sortKey(collection.name, b));
   return data;
@@ -193,8 +213,8 @@ function addExamples(bundles: Bundle[], data: StoreData, templates: Templates): 
 }
 
 /** Seeds one collection; its seed function sees the records seeded before it (its own too). */
-function seedCollection(collection: CollectionDecl, context: SeedContext): Rec[] {
-  const records: Rec[] = [];
+function seedCollection(collection: CollectionDecl, context: SeedContext): AnyRecord[] {
+  const records: AnyRecord[] = [];
   context.store[collection.name] = records;
   for (let i = 1; i <= collection.seed.count; i++) records.push(collection.seed.record(i, context));
   return records;

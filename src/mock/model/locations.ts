@@ -3,9 +3,9 @@
  * own (no operation lists them); their ids are those of the contract's examples (12, 14, 31) and 40.
  */
 import { LOCATION_IDS, location } from './catalogue.ts';
-import type { CollectionDecl } from './types.ts';
+import type { DeclaredCollection } from './types.ts';
 
-export const locations: CollectionDecl = {
+export const locations: DeclaredCollection<'locations'> = {
   name: 'locations',
   key: 'id',
   singular: 'location',

@@ -1,14 +1,10 @@
 /** Metadata definitions 1..40, `object` cycling through its enum. */
-import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { assignDeclared } from '../writes/common.ts';
 import { at, day, inTurn, METADATA_OBJECTS } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
-import type { CollectionDecl } from './types.ts';
+import type { DeclaredCollection } from './types.ts';
 
-/** A metadata definition as the store holds it (shown by one version). */
-export type StoredMetadataDefinition = DefaultSchemas['MetadataDefinition'];
-
-export const metadata: CollectionDecl<StoredMetadataDefinition> = {
+export const metadata: DeclaredCollection<'metadata'> = {
   name: 'metadata',
   key: 'id',
   singular: 'metadata definition',

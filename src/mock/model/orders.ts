@@ -8,23 +8,17 @@
  * order's fulfillment by the order's number.
  */
 
+import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { clone, maxId, refuse } from '../writes/common.ts';
 import { pay } from '../writes/payments.ts';
-import {
-  at,
-  compactSale,
-  day,
-  FIRST_ORDER_NUMBER,
-  lineId,
-  money,
-  orderLine,
-  PRODUCTS,
-  productOf,
-  retotal,
-} from './catalogue.ts';
+import { at, day, FIRST_ORDER_NUMBER, money, PRODUCTS, productOf } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
-import { cyclesOf, OWING, OWING_SUBSCRIPTIONS, ownerOfOrder, SUBSCRIPTION_ORDERS } from './subscriptions.ts';
-import type { CollectionDecl, Rec, SeedContext, WriteOperation } from './types.ts';
+import { compactSale, lineId, orderLine, retotal } from './order-arithmetic.ts';
+import type { StoredOrder, StoredSubscription } from './records.ts';
+import { cyclesOf, OWING, OWING_SUBSCRIPTIONS, ownerOfOrder, SUBSCRIPTION_ORDERS } from './renewals.ts';
+import type { AnyRecord, DeclaredCollection, SeedContext, WriteOperation } from './types.ts';
+
+type TransactionCompact = DefaultSchemas['TransactionCompact'];
 
 /** Orders besides the subscriptions' renewals: one-off purchases. */
 const ONE_OFF_ORDERS = 7;
@@ -33,7 +27,7 @@ export const ORDER_COUNT = SUBSCRIPTION_ORDERS + ONE_OFF_ORDERS;
 export const PAYMENT_COUNT = ORDER_COUNT - OWING_SUBSCRIPTIONS;
 
 /** The compact payment of an order: the `i`-th payment of the store (every 4th an authorization). */
-export function compactPayment(template: Rec, id: number, amount: string, created: string): Rec {
+export function compactPayment(template: AnyRecord, id: number, amount: string, created: string): TransactionCompact {
   const payment = compactSale(template, id, amount, created);
   if (id % 4 === 0) payment.type = 'authorization';
   return payment;
@@ -44,12 +38,13 @@ function contentOf(j: number, number: string, { prng, templates, store, users }:
   const lineTemplate = templates.of('addOrderLineItems').lines?.[0] ?? {};
   const owner = ownerOfOrder(j);
   if (owner) {
-    const sub = store.subscriptions?.[owner.id - 1] as Rec;
+    // Subscriptions are seeded before orders (./index.ts), one per owner id.
+    const sub = store.subscriptions?.[owner.id - 1] as StoredSubscription;
     const days = (owner.cycle - 1) * (Number(sub.interval_count) || 30);
     const created = new Date(Date.parse(sub.date_created) + days * day * 1000).toISOString().replace('.000Z', 'Z');
-    const lines = (sub.lines as Rec[]).map((l, k) =>
+    const lines = sub.lines.map((l, k) =>
       orderLine(lineTemplate, {
-        product: productOf(l.product_id),
+        product: productOf(Number(l.product_id)),
         id: lineId(number, k),
         quantity: l.quantity,
         created,
@@ -58,7 +53,7 @@ function contentOf(j: number, number: string, { prng, templates, store, users }:
     const unpaid = OWING.has(sub.status) && owner.cycle === cyclesOf(owner.id);
     return {
       created,
-      user: sub.user as Rec,
+      user: sub.user,
       lines,
       subscriptions: [{ billing_cycle: owner.cycle, id: owner.id }],
       unpaid,
@@ -73,8 +68,8 @@ function contentOf(j: number, number: string, { prng, templates, store, users }:
   return { created, user, lines, subscriptions: [], unpaid: false };
 }
 
-function seedOrder(j: number, context: SeedContext): Rec {
-  const template = context.templates.of('addOrderLineItems');
+function seedOrder(j: number, context: SeedContext): StoredOrder {
+  const template = context.templates.recordOf('addOrderLineItems', 'Order');
   const number = String(FIRST_ORDER_NUMBER + j - 1);
   const { created, user, lines, subscriptions, unpaid } = contentOf(j, number, context);
   const order = clone(template);
@@ -95,21 +90,21 @@ function seedOrder(j: number, context: SeedContext): Rec {
   for (const address of [order.billing_address, order.shipping_address]) {
     if (address) Object.assign(address, { first_name: user.first_name, last_name: user.last_name });
   }
-  retotal(order);
+  const { total_incl_tax } = retotal(order);
   if (!unpaid) {
     const paid = (context.store.orders ?? []).filter((o) => o.transactions.length > 0).length;
-    order.transactions = [compactPayment(template.transactions?.[0] ?? {}, paid + 1, order.total_incl_tax, created)];
+    order.transactions = [compactPayment(template.transactions?.[0] ?? {}, paid + 1, total_incl_tax, created)];
     retotal(order);
   }
   return order;
 }
 
-const WRITES: Record<string, WriteOperation> = {
+const WRITES: Record<string, WriteOperation<StoredOrder>> = {
   addOrderLineItems: {
     kind: 'write',
     param: 'number',
     run: ({ state, record, body, now, limits }) => {
-      const sent = body.lines as Rec[];
+      const sent = body.lines as DefaultSchemas['OrderAddLineItemsRequest']['lines'];
       if (sent.length === 0) return refuse('body.lines', 'minItems', 'add at least one line');
       if (sent.length > limits.maxLinesPerRequest) {
         return refuse(
@@ -121,7 +116,7 @@ const WRITES: Record<string, WriteOperation> = {
       const bad = sent.findIndex((line) => !(Number(line.quantity) >= 1));
       if (bad !== -1)
         return refuse(`body.lines[${bad}].quantity`, 'minimum', `must be at least 1, got ${sent[bad]?.quantity}`);
-      const lines = (record.lines ?? []) as Rec[];
+      const lines = record.lines ?? [];
       if (lines.length + sent.length > limits.maxLinesPerOrder) {
         return refuse(
           'body.lines',
@@ -151,7 +146,7 @@ const WRITES: Record<string, WriteOperation> = {
   },
 };
 
-export const orders: CollectionDecl = {
+export const orders: DeclaredCollection<'orders'> = {
   name: 'orders',
   key: 'number',
   singular: 'order',
@@ -172,14 +167,14 @@ export const orders: CollectionDecl = {
   },
   atExampleKey: (key, context) => {
     const order = copyAtKey(orders, key, context, (r) => (r.subscriptions ?? []).length === 0);
-    order.lines = ((order.lines ?? []) as Rec[]).map((line, k) => ({ ...line, id: lineId(key, k) }));
+    order.lines = (order.lines ?? []).map((line, k) => ({ ...line, id: lineId(key, k) }));
     order.transactions = [];
     retotal(order);
     return [['orders', order]];
   },
   relations: [
-    { name: 'subscriptions', to: 'subscriptions', keys: (r) => (r.subscriptions ?? []).map((s: Rec) => s.id) },
-    { name: 'transactions', to: 'transactions', keys: (r) => (r.transactions ?? []).map((t: Rec) => t.id) },
+    { name: 'subscriptions', to: 'subscriptions', keys: (r) => (r.subscriptions ?? []).map((s) => s.id) },
+    { name: 'transactions', to: 'transactions', keys: (r) => (r.transactions ?? []).map((t) => t.id) },
   ],
   seed: { count: ORDER_COUNT, record: seedOrder },
   view: (record, { list }) => ({

@@ -1,13 +1,9 @@
 /** Pages 1..40 (`PUT /pages/{id}/`). */
-import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { assignDeclared } from '../writes/common.ts';
 import { copyAtKey } from './example-records.ts';
-import type { CollectionDecl } from './types.ts';
+import type { DeclaredCollection } from './types.ts';
 
-/** A page as the store holds it (shown by one version). */
-export type StoredPage = DefaultSchemas['Page'];
-
-export const pages: CollectionDecl<StoredPage> = {
+export const pages: DeclaredCollection<'pages'> = {
   name: 'pages',
   key: 'id',
   singular: 'page',

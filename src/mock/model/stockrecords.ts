@@ -1,13 +1,9 @@
 /** Stock records (`GET /stockrecords/{id}/`): one per product × location, cycling. */
-import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { at, day, PRODUCTS, type Product } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
-import type { CollectionDecl, Rec } from './types.ts';
+import type { AnyRecord, DeclaredCollection } from './types.ts';
 
-/** A stock record as the store holds it (shown by one version). */
-export type StoredStockRecord = DefaultSchemas['StockRecord'];
-
-export const stockrecords: CollectionDecl<StoredStockRecord> = {
+export const stockrecords: DeclaredCollection<'stockrecords'> = {
   name: 'stockrecords',
   key: 'id',
   singular: 'stock record',
@@ -20,7 +16,7 @@ export const stockrecords: CollectionDecl<StoredStockRecord> = {
     record: (i, { prng, templates, store }) => {
       const product = PRODUCTS[(i - 1) % PRODUCTS.length] as Product;
       const locations = store.locations ?? [];
-      const loc = locations[(i - 1) % locations.length] as Rec;
+      const loc = locations[(i - 1) % locations.length] as AnyRecord;
       const inStock = prng.int(0, 300);
       const allocated = prng.int(0, Math.min(inStock, 40));
       return Object.assign(templates.recordOf('getStockRecord', 'StockRecord'), {

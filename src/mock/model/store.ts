@@ -1,7 +1,8 @@
 /** The store's settings (`GET /store/`): a singleton, the contract's example as it is. */
-import type { CollectionDecl } from './types.ts';
+import type { StoredStore } from './records.ts';
+import type { DeclaredCollection } from './types.ts';
 
-export const store: CollectionDecl = {
+export const store: DeclaredCollection<'store'> = {
   name: 'store',
   key: 'id',
   singular: 'store',
@@ -10,6 +11,7 @@ export const store: CollectionDecl = {
   relations: [],
   seed: {
     count: 1,
-    record: (_, { templates }) => (templates.of('getStore') as unknown as Record<string, unknown>[])[0] ?? {},
+    // `GET /store/` answers with a list of Store (the first is the store); none without the operation.
+    record: (_, { templates }) => (templates.of('getStore') as unknown as StoredStore[])[0] ?? ({} as StoredStore),
   },
 };

@@ -2,15 +2,15 @@
  * Subscriptions 1..45: status cycling through the five states, lines from the catalogue, the orders
  * they renewed into. Stored in the flat-line shape; a version whose subscription lines nest a
  * `product` and a `stockrecord` (read from its bundle's example, never from its name) sees them
- * nested, derived from the flat fields and the product's stock record. Their list and its filters;
+ * nested, derived from the flat fields and the product's stock record (./subscription-lines.ts).
+ * Their count, billing cycles and statuses are the renewal plan the orders share (./renewals.ts).
+ * Their list and its filters;
  * renew and retry with their rows of the state table: a renewal is a new order with the
  * subscription's lines, paid at once by an active subscription (a `sale` listed by its
  * transactions) and left unpaid by a past_due or retrying one; a retry pays the subscription's
  * latest unpaid order and makes it active.
  */
 
-import type { DefaultSchemas } from '../../../generated/types/index.ts';
-import type { Bundle } from '../../contract/index.ts';
 import { clone, refuse } from '../writes/common.ts';
 import { pay } from '../writes/payments.ts';
 import {
@@ -18,108 +18,19 @@ import {
   CARD_TYPES,
   day,
   dayOf,
-  FIRST_ORDER_NUMBER,
   inTurn,
-  lineId,
   money,
-  orderLine,
   PAYMENT_METHODS,
   PRODUCTS,
-  productFrom,
   productOf,
-  retotal,
-  SUBSCRIPTION_STATUSES,
   UTM_SOURCES,
 } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
-import { exampleOf } from './templates.ts';
-import type { CollectionDecl, FilterDecl, Rec, SeedContext, StoreReader, WriteOperation } from './types.ts';
-
-/**
- * A subscription as the store holds it: the newest version's, with the field 2023-02-10 adds
- * (`is_tax_known`, which this file's `view` fills in).
- */
-export type StoredSubscription = DefaultSchemas['Subscription'] &
-  Partial<Pick<DefaultSchemas['SubscriptionV20230210'], 'is_tax_known'>>;
-
-export const SUBSCRIPTION_COUNT = 45;
-/** Orders (billing cycles) of seeded subscription `i`: subscription 1 has 25 (three pages of transactions). */
-export const cyclesOf = (i: number): number => (i === 1 ? 25 : 1 + (i % 3));
-const offsets = [0];
-for (let i = 1; i <= SUBSCRIPTION_COUNT; i++) offsets.push((offsets[i - 1] as number) + cyclesOf(i));
-/** Orders renewed from the seeded subscriptions: the first ones of the store, in subscription order. */
-export const SUBSCRIPTION_ORDERS = offsets[SUBSCRIPTION_COUNT] as number;
-/** The order number of seeded subscription `i`'s billing cycle `k`. */
-export const orderNumberOf = (i: number, k: number): string =>
-  String(FIRST_ORDER_NUMBER + (offsets[i - 1] as number) + k - 1);
-/** The seeded subscription and billing cycle of the `j`-th order, if it was renewed from one. */
-export function ownerOfOrder(j: number): { id: number; cycle: number } | undefined {
-  if (j > SUBSCRIPTION_ORDERS) return undefined;
-  let i = 1;
-  while ((offsets[i] as number) < j) i++;
-  return { id: i, cycle: j - (offsets[i - 1] as number) };
-}
-/** A subscription whose latest order is still unpaid (its renewal payment failed, or is being retried). */
-export const OWING = new Set(['past_due', 'retrying']);
-/** The status of seeded subscription `i`: the five states in turn. */
-export const statusOf = (i: number): string => SUBSCRIPTION_STATUSES[(i - 1) % SUBSCRIPTION_STATUSES.length] as string;
-/** Seeded subscriptions that owe their latest order. */
-export const OWING_SUBSCRIPTIONS = Array.from({ length: SUBSCRIPTION_COUNT }, (_, i) => statusOf(i + 1)).filter((s) =>
-  OWING.has(s),
-).length;
-
-/** The nested line template of a bundle whose subscription lines nest (else undefined), cached. */
-const nestedLines = new WeakMap<Bundle, Rec | null>();
-function nestedLineTemplate(bundle: Bundle): Rec | undefined {
-  if (!nestedLines.has(bundle)) {
-    const serves = bundle.operations.some((o) => o.operationId === 'listSubscriptions');
-    const line = serves ? exampleOf(bundle, 'listSubscriptions').results?.[0]?.lines?.[0] : undefined;
-    nestedLines.set(bundle, line && typeof line.stockrecord === 'object' ? line : null);
-  }
-  return nestedLines.get(bundle) ?? undefined;
-}
-
-/** A stock record's product id: a line's stock record is the first one of its product (by this index). */
-const productIdOf = (stockrecord: Rec): unknown => stockrecord.product?.id;
-
-/** A subscription line with nested product and stock record, from the flat fields and the product's stock record. */
-export function nestedLine(line: Rec, template: Rec, currency: string, stock: Rec | undefined): Rec {
-  const image = line.product_image
-    ? [
-        {
-          ...(template.product?.images?.[0] ?? {}),
-          attachment: line.product_image,
-          src: line.product_image,
-          file_name: String(line.product_image).split('/').pop(),
-          caption: line.product_title,
-          display_order: 0,
-          id: line.id,
-        },
-      ]
-    : [];
-  // Shallow copies of the example's objects: a view is serialized, never changed, so what it shares
-  // with the template is never written (a structuredClone per line was most of a page's view time).
-  const product = {
-    ...template.product,
-    categories: productFrom(line).categories.map((c) => ({ id: c.id, name: c.name, slug: c.slug })),
-    id: line.product_id,
-    title: line.product_title,
-    url: line.product_url,
-    images: image,
-  };
-  const stockrecord = {
-    ...template.stockrecord,
-    id: stock?.id ?? line.variant_id ?? line.id,
-    partner_sku: line.sku,
-    price: line.price,
-    price_retail: line.price,
-    price_currency: currency,
-    num_in_stock: stock?.num_in_stock ?? 0,
-    num_allocated: stock?.num_allocated ?? 0,
-    low_stock_threshold: stock?.low_stock_threshold ?? null,
-  };
-  return { id: line.id, metadata: line.metadata, price: line.price, quantity: line.quantity, product, stockrecord };
-}
+import { lineId, type OrderTotals, orderLine, retotal } from './order-arithmetic.ts';
+import type { StoredOrder, StoredSubscription } from './records.ts';
+import { cyclesOf, orderNumberOf, SUBSCRIPTION_COUNT, statusOf } from './renewals.ts';
+import { nestedLine, nestedLineTemplate, productIdOf } from './subscription-lines.ts';
+import type { AnyRecord, DeclaredCollection, FilterDecl, SeedContext, StoreReader, WriteOperation } from './types.ts';
 
 function seedSubscription(i: number, { prng, templates, users }: SeedContext): StoredSubscription {
   const status = statusOf(i);
@@ -188,11 +99,17 @@ function nextRenewal(record: StoredSubscription, now: string): string {
 }
 
 /** A renewal order of `record` for billing cycle `cycle`, unpaid. */
-function renewalOrder(state: StoreReader, record: StoredSubscription, cycle: number, now: string): Rec {
+function renewalOrder(
+  state: StoreReader,
+  record: StoredSubscription,
+  cycle: number,
+  now: string,
+): { order: StoredOrder; number: string; totals: OrderTotals } {
   const number = String(state.nextKey('orders'));
-  const previous = state.get('orders', record.orders?.at(-1)?.order_number ?? '') ?? state.list('orders')[0] ?? {};
-  const order: Rec = clone(previous);
-  const template = (previous.lines?.[0] ?? {}) as Rec;
+  const previous = state.get('orders', record.orders?.at(-1)?.order_number ?? '') ?? state.list('orders')[0];
+  // A store without orders renews into an order of the subscription's fields only.
+  const order = clone(previous ?? ({} as StoredOrder));
+  const template: AnyRecord = previous?.lines?.[0] ?? {};
   order.lines = (record.lines ?? []).map((line, k) =>
     orderLine(template, {
       product: productOf(Number(line.product_id)),
@@ -211,8 +128,7 @@ function renewalOrder(state: StoreReader, record: StoredSubscription, cycle: num
     refunds: [],
     transactions: [],
   });
-  retotal(order);
-  return order;
+  return { order, number, totals: retotal(order) };
 }
 
 const SUBSCRIPTION_FILTERS: FilterDecl<StoredSubscription>[] = [
@@ -273,11 +189,11 @@ const WRITES: Record<string, WriteOperation<StoredSubscription>> = {
     },
     run: ({ state, record, now }) => {
       const cycle = (Number(record.num_orders) || 0) + 1;
-      const order = renewalOrder(state, record, cycle, now);
-      const changes: [string, Rec][] = [['orders', order]];
+      const { order, number, totals } = renewalOrder(state, record, cycle, now);
+      const changes: [string, AnyRecord][] = [['orders', order]];
       if (record.status === 'active')
-        changes.push(['transactions', pay(state, order, { type: 'sale', amount: order.total_incl_tax, now })]);
-      record.orders = [...(record.orders ?? []), { billing_cycle: cycle, order_number: order.number }];
+        changes.push(['transactions', pay(state, order, { type: 'sale', amount: totals.total_incl_tax, now })]);
+      record.orders = [...(record.orders ?? []), { billing_cycle: cycle, order_number: number }];
       record.num_orders = cycle;
       record.next_renewal_date = nextRenewal(record, now);
       changes.push(['subscriptions', record]);
@@ -298,11 +214,12 @@ const WRITES: Record<string, WriteOperation<StoredSubscription>> = {
       const refs = record.orders ?? [];
       const unpaid = refs
         .map((ref) => state.get('orders', ref.order_number))
-        .filter((o): o is Rec => o !== undefined && Number(o.total_outstanding) > 0)
+        .filter((o) => o !== undefined && Number(o.total_outstanding) > 0)
         .at(-1);
       if (!unpaid) return refuse('path.id', 'state', `subscription ${record.id} has no unpaid order to retry`);
       const order = clone(unpaid);
-      const payment = pay(state, order, { type: 'sale', amount: order.total_outstanding, now });
+      // Owing: its total_outstanding is a decimal string above 0 (the filter above).
+      const payment = pay(state, order, { type: 'sale', amount: String(order.total_outstanding), now });
       record.status = 'active';
       return {
         ok: true,
@@ -317,7 +234,7 @@ const WRITES: Record<string, WriteOperation<StoredSubscription>> = {
   },
 };
 
-export const subscriptions: CollectionDecl<StoredSubscription> = {
+export const subscriptions: DeclaredCollection<'subscriptions'> = {
   name: 'subscriptions',
   key: 'id',
   singular: 'subscription',
@@ -330,7 +247,7 @@ export const subscriptions: CollectionDecl<StoredSubscription> = {
   atExampleKey: (key, context) => {
     const sub = copyAtKey(subscriptions, key, context, (r) => r.status === 'past_due');
     const first = context.freeKey('orders');
-    const refs = (sub.orders ?? [{}]) as Rec[];
+    const refs = (sub.orders ?? [{}]) as AnyRecord[];
     sub.orders = refs.map((_, k) => ({ billing_cycle: k + 1, order_number: String(first + k) }));
     sub.num_orders = sub.orders.length;
     return [['subscriptions', sub]];
@@ -345,7 +262,7 @@ export const subscriptions: CollectionDecl<StoredSubscription> = {
     return {
       ...record,
       is_tax_known: record.is_tax_known ?? true,
-      lines: ((record.lines ?? []) as Rec[]).map((line) =>
+      lines: ((record.lines ?? []) as AnyRecord[]).map((line) =>
         nestedLine(line, template, record.currency, context.first('stockrecords', productIdOf, line.product_id)),
       ),
     };

@@ -5,7 +5,7 @@
  * contract requires is there with a value of the right type.
  */
 import { type Bundle, deref, type Json, responseMediaOf, versionRank } from '../../contract/index.ts';
-import type { Rec, Templates } from './types.ts';
+import type { AnyRecord, Templates } from './types.ts';
 
 /** The first example value of the 200 response of `operationId` in `bundle` (a deep copy). */
 export function exampleOf(bundle: Bundle, operationId: string): Json {
@@ -18,13 +18,13 @@ export function exampleOf(bundle: Bundle, operationId: string): Json {
 }
 
 export function templatesOf(bundles: Bundle[]): Templates {
-  const cache = new Map<string, Rec>();
+  const cache = new Map<string, AnyRecord>();
   const ordered = [...bundles].sort((a, b) => versionRank(a.version) - versionRank(b.version));
   const of = (operationId: string): Json => {
     let found = cache.get(operationId);
     if (!found) {
       const bundle = ordered.find((b) => b.operations.some((o) => o.operationId === operationId));
-      found = bundle ? (exampleOf(bundle, operationId) as Rec) : {};
+      found = bundle ? (exampleOf(bundle, operationId) as AnyRecord) : {};
       cache.set(operationId, found);
     }
     return structuredClone(found);

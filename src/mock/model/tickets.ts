@@ -1,15 +1,13 @@
 /** Tickets 1..50: every (`status`, `priority`) pair, each about one order, with one comment. */
-import type { DefaultSchemas } from '../../../generated/types/index.ts';
 import { assignDeclared, maxId } from '../writes/common.ts';
 import { at, day, inTurn, PRODUCTS, SUBJECTS, TICKET_PRIORITIES, TICKET_STATUSES } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
-import type { CollectionDecl } from './types.ts';
+import type { StoredTicket } from './records.ts';
+import type { DeclaredCollection } from './types.ts';
 
-/** A ticket as the store holds it: the same in every version that shows one. */
-export type StoredTicket = DefaultSchemas['Ticket'];
 type TicketComment = StoredTicket['comments'][number];
 
-export const tickets: CollectionDecl<StoredTicket> = {
+export const tickets: DeclaredCollection<'tickets'> = {
   name: 'tickets',
   key: 'id',
   singular: 'ticket',

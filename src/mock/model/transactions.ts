@@ -10,12 +10,13 @@ import { pay } from '../writes/payments.ts';
 import { at, day, money } from './catalogue.ts';
 import { copyAtKey } from './example-records.ts';
 import { PAYMENT_COUNT } from './orders.ts';
-import type { CollectionDecl, Rec, StoredTransaction, StoreReader, WriteOperation } from './types.ts';
+import type { StoredTransaction } from './records.ts';
+import type { AnyRecord, DeclaredCollection, StoreReader, WriteOperation } from './types.ts';
 
 /** What is left to capture of an authorization: its amount minus the captures its order lists. */
-function leftOf(state: StoreReader, authorization: StoredTransaction, order: Rec | undefined): number {
+function leftOf(state: StoreReader, authorization: StoredTransaction, order: AnyRecord | undefined): number {
   const captures = order
-    ? (order.transactions as Rec[]).filter((t) => t.parent_id === authorization.id && t.type === 'capture')
+    ? (order.transactions as AnyRecord[]).filter((t) => t.parent_id === authorization.id && t.type === 'capture')
     : state.list('transactions').filter((t) => t.parent_id === authorization.id && t.type === 'capture');
   const captured = captures.reduce((sum, t) => sum + Number(t.amount), 0);
   return Math.round((Number(authorization.amount) - captured) * 100) / 100;
@@ -78,7 +79,7 @@ const WRITES: Record<string, WriteOperation<StoredTransaction>> = {
   },
 };
 
-export const transactions: CollectionDecl<StoredTransaction> = {
+export const transactions: DeclaredCollection<'transactions'> = {
   name: 'transactions',
   key: 'id',
   singular: 'transaction',
@@ -118,8 +119,8 @@ export const transactions: CollectionDecl<StoredTransaction> = {
   seed: {
     count: PAYMENT_COUNT,
     record: (i, { prng, templates, store }) => {
-      const order = (store.orders ?? []).find((o) => o.transactions?.[0]?.id === i) as Rec;
-      const payment = order.transactions[0] as Rec;
+      const order = (store.orders ?? []).find((o) => o.transactions?.[0]?.id === i) as AnyRecord;
+      const payment = order.transactions[0] as AnyRecord;
       const subscription = order.subscriptions?.[0] ?? null;
       const owner = subscription ? store.subscriptions?.[subscription.id - 1] : undefined;
       const record = templates.recordOf('listSubscriptionTransactions', 'Transaction');

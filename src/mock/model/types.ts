@@ -9,11 +9,33 @@ import type { Bundle } from '../../contract/index.ts';
 import type { Refusal } from '../../http/index.ts';
 import type { MockLimits } from '../limits.ts';
 import type { Prng } from '../prng.ts';
+import type { CollectionName, StoreRecords } from './records.ts';
 
+/**
+ * A record of any collection, its fields read as JSON: the type of code generic over collections
+ * (seeding, the per-token state, fixtures, relations). Code that knows its collection reads the
+ * collection's own record type (./records.ts), through {@link RecordReader}.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: records are JSON walked generically.
-export type Rec = Record<string, any>;
-/** A transaction as the store holds it (the same in each version showing one); also made by ../writes/payments.ts. */
-export type StoredTransaction = DefaultSchemas['Transaction'];
+export type AnyRecord = Record<string, any>;
+/**
+ * The former name of {@link AnyRecord}, kept for ../view-cache.ts and ../stages/context.ts only (changed
+ * on another branch at the same time; renamed there after the merge).
+ * @deprecated use AnyRecord, or the collection's record type.
+ */
+export type Rec = AnyRecord;
+
+/**
+ * Reads records by collection: a collection the model declares gives its own record type
+ * (./records.ts), a name only known at run time (generic code: `state.list(collection.name)`) gives
+ * {@link AnyRecord}.
+ */
+export interface RecordReader {
+  list<C extends CollectionName>(collection: C): readonly StoreRecords[C][];
+  list(collection: string): readonly AnyRecord[];
+  get<C extends CollectionName>(collection: C, key: string | number): StoreRecords[C] | undefined;
+  get(collection: string, key: string | number): AnyRecord | undefined;
+}
 
 /*
  * The declarations below are generic in `R`, the record of their collection (a collection file
@@ -23,12 +45,12 @@ export type StoredTransaction = DefaultSchemas['Transaction'];
  * collection only.
  */
 /** Records per collection, as the store and `--data` files hold them. */
-export type StoreData = Record<string, Rec[]>;
+export type StoreData = Record<string, AnyRecord[]>;
 
 /** Record templates (./templates.ts): a copy of an operation's first 200 example. */
 export interface Templates {
   /** The first example of `operationId` in the first bundle serving it; `{}` when none does. */
-  of(operationId: string): Rec;
+  of(operationId: string): AnyRecord;
   /**
    * The same (a list's: the first of its `results`), typed as a record of schema `component` for an
    * operation answering with one: the contract's examples satisfy their schemas
@@ -53,7 +75,7 @@ export interface RecordSchema {
  * keys a record names. Made whole both ways when the store is seeded (./links.ts), read for a free
  * key (./index.ts), and checked in both directions by the invariants (../invariants.ts).
  */
-export interface RelationDecl<R extends object = Rec> {
+export interface RelationDecl<R extends object = AnyRecord> {
   /** Name of the relation, e.g. `order` (a transaction's order). */
   name: string;
   to: string;
@@ -75,13 +97,13 @@ export interface ExampleContext {
   store: StoreData;
   templates: Templates;
   /** An existing record of a collection, or undefined. */
-  get(collection: string, key: string | number): Rec | undefined;
+  get: RecordReader['get'];
   /** A free key of a collection (above every key it holds). */
   freeKey(collection: string): number;
   /** The example request bodies of an operation. */
-  requests(operationId: string): Rec[];
+  requests(operationId: string): AnyRecord[];
   /** The example records of a collection (./example-records.ts). */
-  examples(collection: string): Rec[];
+  examples(collection: string): AnyRecord[];
 }
 
 /**
@@ -91,25 +113,23 @@ export interface ExampleContext {
  */
 export interface ViewContext {
   /** Reads another collection of the caller's state. */
-  list(collection: string): Rec[];
-  get(collection: string, key: string | number): Rec | undefined;
+  list(collection: string): AnyRecord[];
+  get(collection: string, key: string | number): AnyRecord | undefined;
   /** The first record of `collection` (in key order) whose `by(record)` is `value`; `by` one constant function. */
-  first(collection: string, by: (record: Rec) => unknown, value: unknown): Rec | undefined;
+  first(collection: string, by: (record: AnyRecord) => unknown, value: unknown): AnyRecord | undefined;
   /** The version's bundle (views decide from its schemas, never from its name). */
   bundle: Bundle;
 }
 
 /** What an operation reads of a token's state (the engine's `State` has this and more). */
-export interface StoreReader {
-  list(collection: string): Rec[];
-  get(collection: string, key: string | number): Rec | undefined;
+export interface StoreReader extends RecordReader {
   /** The next free key of a collection. */
   nextKey(collection: string): number;
 }
 
 export type FilterKind = 'any' | 'eq' | 'bool' | 'from' | 'to';
 
-export interface FilterDecl<R extends object = Rec> {
+export interface FilterDecl<R extends object = AnyRecord> {
   param: string;
   kind: FilterKind;
   /** The record's value(s) the filter compares with (an array: any element may match). */
@@ -117,7 +137,7 @@ export interface FilterDecl<R extends object = Rec> {
 }
 
 /** A list of the collection's records, filtered, paged. */
-export interface ListOperation<R extends object = Rec> {
+export interface ListOperation<R extends object = AnyRecord> {
   kind: 'list';
   filters: FilterDecl<R>[];
   /** Filters of the contract the mock accepts but does not apply (their meaning is not shown). */
@@ -132,12 +152,12 @@ export interface GetOperation {
   /** Path parameter holding the key. */
   param?: string;
   /** Key → record, when not the collection's own record (order fulfillments by order number). */
-  lookup?: (state: StoreReader, key: string | number) => Rec | undefined | { missing: string };
+  lookup?: (state: StoreReader, key: string | number) => AnyRecord | undefined | { missing: string };
   /** The collection whose records the answer carries, when not this one (an order's fulfillment). */
   serves?: string;
 }
 
-export interface WriteContext<R extends object = Rec> {
+export interface WriteContext<R extends object = AnyRecord> {
   state: StoreReader;
   /** A private copy of the addressed record (a create, which reads none, gets an empty object). */
   record: R;
@@ -155,7 +175,7 @@ export type WriteResult =
   | {
       ok: true;
       body: unknown;
-      changes: [collection: string, record: Rec][];
+      changes: [collection: string, record: AnyRecord][];
       /** The body is a record of the collection (default), an object of such records, or as-is. */
       shape?: 'record' | 'values' | 'as-is';
     }
@@ -165,7 +185,7 @@ export type WriteResult =
  * A row of the mock's state table (docs/mock.md "State table": the spec shows no transitions, so
  * this is the mock's behaviour): the states of the addressed record the write accepts.
  */
-export interface StateRow<R extends object = Rec> {
+export interface StateRow<R extends object = AnyRecord> {
   /** Where it applies: the "Accepts" cell of docs/mock.md's state table, word for word. */
   accepts: string;
   /** Its name in a record's `supported_actions`, when it has one. */
@@ -179,7 +199,7 @@ export interface StateRow<R extends object = Rec> {
  * can check the response against the contract before anything is stored (a refused request changes
  * nothing). With `param`, it addresses a record of the collection (a 404 when there is none).
  */
-export interface WriteOperation<R extends object = Rec> {
+export interface WriteOperation<R extends object = AnyRecord> {
   kind: 'write';
   param?: string;
   /**
@@ -187,15 +207,15 @@ export interface WriteOperation<R extends object = Rec> {
    * addressed record's state: a request naming what does not exist is refused as such, whatever
    * the state of the record it addresses. A refusal, or undefined.
    */
-  references?: (state: StoreReader, body: Rec) => WriteRefusal | undefined;
+  references?: (state: StoreReader, body: AnyRecord) => WriteRefusal | undefined;
   /** Its row of the state table (a write without one accepts a record in any state). */
   state?: StateRow<R>;
   run(context: WriteContext<R>): WriteResult;
 }
 
-export type Operation<R extends object = Rec> = ListOperation<R> | GetOperation | WriteOperation<R>;
+export type Operation<R extends object = AnyRecord> = ListOperation<R> | GetOperation | WriteOperation<R>;
 
-export interface CollectionDecl<R extends object = Rec> {
+export interface CollectionDecl<R extends object = AnyRecord> {
   /** Name as `--data` files and snapshots hold it. */
   name: string;
   /** Key field (`id`, orders `number`): unique, numeric (order numbers are numeric strings). */
@@ -216,13 +236,19 @@ export interface CollectionDecl<R extends object = Rec> {
    * The record at a key a path parameter example names (`1042`), in a state the operations' example
    * requests are accepted in, with the records it needs (orders of a new subscription...).
    */
-  atExampleKey?: (key: string, context: ExampleContext) => [collection: string, record: Rec][];
+  atExampleKey?: (key: string, context: ExampleContext) => [collection: string, record: AnyRecord][];
   relations: RelationDecl<R>[];
   /** Records seeded: the generated ones (keys 1..count) and how one is made. */
   seed: { count: number; record(index: number, context: SeedContext): R };
   /** The version view (default: the record as stored). */
-  view?(record: R, context: ViewContext): Rec;
+  view?(record: R, context: ViewContext): AnyRecord;
 }
+
+/**
+ * The declaration of collection `N`, its records of the type ./records.ts names for it (what a
+ * collection file declares: `export const orders: DeclaredCollection<'orders'>`).
+ */
+export type DeclaredCollection<N extends CollectionName> = CollectionDecl<StoreRecords[N]> & { name: N };
 
 /** A collection with what derives from the whole model's operations (./index.ts). */
 export interface Collection extends CollectionDecl {

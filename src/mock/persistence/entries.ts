@@ -19,13 +19,13 @@
  * records (an {@link Image}), so replaying a token's entries needs no seed: the engine lays the
  * image over its own seeded data or over the definition.
  */
-import type { Rec } from '../model/index.ts';
+import type { AnyRecord } from '../model/index.ts';
 
 /** The key of the shared state (`--shared-state`) in entries; a bearer token is never empty. */
 export const SHARED_KEY = '';
 
 /** One changed record: collection, key, the record (records are added or replaced, never removed). */
-export type Change = [collection: string, key: string, record: Rec];
+export type Change = [collection: string, key: string, record: AnyRecord];
 
 export type Entry =
   | { op: 'put'; token: string; changes: Change[] }
@@ -46,7 +46,7 @@ export interface Origin {
 }
 
 /** Changed records by collection and key: what a state holds beyond the seeded data. */
-export type Image = Map<string, Map<string, Rec>>;
+export type Image = Map<string, Map<string, AnyRecord>>;
 
 export interface Snapshot<S> {
   at: string;
@@ -81,7 +81,7 @@ export function applyEntry(image: TokenImage, entry: Entry): void {
   switch (entry.op) {
     case 'put':
       for (const [collection, key, record] of entry.changes) {
-        const records = image.live.get(collection) ?? new Map<string, Rec>();
+        const records = image.live.get(collection) ?? new Map<string, AnyRecord>();
         image.live.set(collection, records);
         records.set(key, record);
       }

@@ -19,7 +19,7 @@ export const auth: Stage<Incoming & Routed, Authorized> = {
       const message = 'The Authorization header was sent more than once; send one bearer token.';
       return refuseRouted(
         context,
-        fieldRefusal('badRequest', 'header.Authorization', 'duplicate', message, context.problem),
+        fieldRefusal('badRequest', { field: 'header.Authorization', rule: 'duplicate', message }, context.problem),
       );
     }
     // No token (or not a bearer one).

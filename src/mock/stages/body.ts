@@ -73,7 +73,11 @@ function parseJson(context: Reading, bytes: Uint8Array | 'too-large'): RawRespon
     // Bytes that are not UTF-8.
     return refuseRouted(
       context,
-      fieldRefusal('malformedBody', 'body', 'utf-8', 'The request body is not valid UTF-8.', context.problem),
+      fieldRefusal(
+        'malformedBody',
+        { field: 'body', rule: 'utf-8', message: 'The request body is not valid UTF-8.' },
+        context.problem,
+      ),
     );
   }
   try {

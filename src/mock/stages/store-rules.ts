@@ -10,7 +10,7 @@
 
 import { fieldRefusal, IGNORED_FILTERS_HEADER } from '../../http/index.ts';
 import { matchesAll } from '../filters.ts';
-import { collectionOf, type Rec, sortKey } from '../model/index.ts';
+import { type AnyRecord, collectionOf, sortKey } from '../model/index.ts';
 import { type Cursor, encodeCursor, pageOf } from '../pagination.ts';
 import type { GetDecl, ListDecl, WriteDecl } from '../resources.ts';
 import { checkLimits } from '../writes/limit-check.ts';
@@ -33,9 +33,11 @@ const notFound = (context: Storing, { collection, param, key }: Addressed, what?
     context,
     fieldRefusal(
       'notFound',
-      `path.${param}`,
-      'exists',
-      what ?? `No ${collectionOf(collection).singular} with ${param} ${key}.`,
+      {
+        field: `path.${param}`,
+        rule: 'exists',
+        message: what ?? `No ${collectionOf(collection).singular} with ${param} ${key}.`,
+      },
       context.problem,
     ),
   );
@@ -63,7 +65,7 @@ function list(context: Storing, decl: ListDecl): RawResponse | undefined {
   }
   const applied = decl.filters.filter((f) => context.query[f.param] !== undefined);
   if (applied.length > 0) {
-    const kept: Rec[] = [];
+    const kept: AnyRecord[] = [];
     for (const record of records) if (matchesAll(applied, record, context.query)) kept.push(record);
     records = kept;
   }
@@ -94,14 +96,14 @@ function get(context: Storing, decl: GetDecl): RawResponse | undefined {
   if ('missing' in found && typeof found.missing === 'string')
     return notFound(context, { collection: decl.collection, param: decl.param, key }, found.missing);
   // The record's own collection (an order's fulfillment is a fulfillment): its view applies.
-  context.result = { kind: 'record', collection: decl.serves ?? decl.collection, record: found as Rec };
+  context.result = { kind: 'record', collection: decl.serves ?? decl.collection, record: found as AnyRecord };
   return undefined;
 }
 
 function write(context: Storing, decl: WriteDecl): RawResponse | undefined {
   const state = context.core.states.read(context.token);
   const key = decl.param ? (context.path[decl.param] as string | number) : '';
-  let record: Rec = {};
+  let record: AnyRecord = {};
   if (decl.param) {
     const found = state.get(decl.collection, key);
     // Writing to a record that does not exist.
@@ -117,7 +119,7 @@ function write(context: Storing, decl: WriteDecl): RawResponse | undefined {
       const message = `path.${decl.param}: ${collectionOf(decl.collection).singular} ${key} ${refused}`;
       return refuseRouted(
         context,
-        fieldRefusal('refusedByStore', `path.${decl.param}`, 'state', message, context.problem),
+        fieldRefusal('refusedByStore', { field: `path.${decl.param}`, rule: 'state', message }, context.problem),
       );
     }
     record = structuredClone(found);

@@ -72,7 +72,7 @@ export const validation: Stage<Incoming & Routed & Parsed, Checked> = {
       const message = `query parameter ${repeated.name} was sent ${times} times; it takes one value.`;
       return refuseRouted(
         context,
-        fieldRefusal('badRequest', `query.${repeated.name}`, 'duplicate', message, context.problem),
+        fieldRefusal('badRequest', { field: `query.${repeated.name}`, rule: 'duplicate', message }, context.problem),
       );
     }
     const captured = target.pathPattern.exec(context.pathname)?.slice(1) ?? [];
@@ -99,7 +99,10 @@ export const validation: Stage<Incoming & Routed & Parsed, Checked> = {
       // A cursor this mock never issued.
       if (!context.cursor) {
         const message = `cursor "${cursorText.slice(0, 64)}" was not issued by this mock; take it from a page's next or previous URL.`;
-        return refuseRouted(context, fieldRefusal('badRequest', 'query.cursor', 'cursor', message, context.problem));
+        return refuseRouted(
+          context,
+          fieldRefusal('badRequest', { field: 'query.cursor', rule: 'cursor', message }, context.problem),
+        );
       }
     }
     return undefined;

@@ -6,7 +6,7 @@
  */
 
 import { refusal, summarize } from '../../http/index.ts';
-import { collectionOf, type Rec, type ViewContext } from '../model/index.ts';
+import { type AnyRecord, collectionOf, type ViewContext } from '../model/index.ts';
 import type { Projector } from '../project.ts';
 import { keptText, type RecordView, ViewReads, type ViewSource } from '../view-cache.ts';
 import type { Authorized, Incoming, Routed, Stage, Stored, StoreResult, Target, Viewed } from './context.ts';
@@ -18,7 +18,7 @@ import { JsonText, refuseRouted, stringify } from './respond.ts';
 /** What a collection's view reads: the caller's state, a write's pending records over it. */
 function viewContextOf(context: Viewing): ViewContext {
   const state = context.core.states.read(context.token);
-  const pending = new Map<string, Rec>();
+  const pending = new Map<string, AnyRecord>();
   if (context.result.kind === 'write')
     for (const [c, r] of context.result.changes) pending.set(`${c} ${r[collectionOf(c).key]}`, r);
   const get = (name: string, key: string | number) => pending.get(`${name} ${key}`) ?? state.get(name, key);
@@ -35,7 +35,7 @@ function viewContextOf(context: Viewing): ViewContext {
 }
 
 /** A record of `collection` as the context's version shows it. */
-export function viewOf(context: Viewing, collection: string, record: Rec): Rec {
+export function viewOf(context: Viewing, collection: string, record: AnyRecord): AnyRecord {
   const decl = collectionOf(collection);
   if (!decl.view) return record;
   // One view context per request, made when a record first needs it.
@@ -58,7 +58,7 @@ function shownOf(context: Viewing): unknown {
     case 'record':
       return viewOf(context, collection, result.record);
     case 'write': {
-      const body = result.body as Rec;
+      const body = result.body as AnyRecord;
       if (result.shape === 'as-is' || !body || typeof body !== 'object') return body;
       if (result.shape === 'record') return viewOf(context, collection, body);
       return Object.fromEntries(
@@ -97,7 +97,7 @@ interface Reading {
 }
 
 /** One record's text: kept (../view-cache.ts), or made now by its view, its reads recorded. */
-function recordText(context: Viewing, read: Reading, record: Rec): JsonText {
+function recordText(context: Viewing, read: Reading, record: AnyRecord): JsonText {
   const text = keptText(read.project, record, read.state);
   if (text !== undefined) return new JsonText(text);
   read.reads ??= new ViewReads(read.state, context.target.bundle);
@@ -123,7 +123,11 @@ function readJson(context: Viewing, result: Exclude<StoreResult, { kind: 'write'
     for (const record of result.records) texts.push(recordText(context, read, record));
     if (result.kind === 'records') json = new JsonText(stringify(texts) ?? '[]');
     else {
-      const envelope = context.target.project({ next: result.next, previous: result.previous, results: [] }) as Rec;
+      const envelope = context.target.project({
+        next: result.next,
+        previous: result.previous,
+        results: [],
+      }) as AnyRecord;
       json = new JsonText(stringify({ ...envelope, results: texts }) ?? '{}');
     }
   }

@@ -9,7 +9,7 @@
  */
 
 import type { State } from '../collection-state.ts';
-import { keyField, type Rec } from '../model/index.ts';
+import { type AnyRecord, keyField } from '../model/index.ts';
 import type { Change, Origin } from '../persistence/entries.ts';
 
 /** One definition of a global snapshot: never written once made (forks copy it on write). */
@@ -117,7 +117,7 @@ export function definitionOf(seed: State, origin: Origin, changes: Change[]): De
   const state = seed.clone();
   const changed = new Set<string>();
   for (const [collection, , record] of changes) {
-    state.put(collection, record as Rec);
+    state.put(collection, record as AnyRecord);
     changed.add(collection);
   }
   return { ...origin, state, changed };

@@ -6,7 +6,7 @@
  */
 
 import type { State } from '../collection-state.ts';
-import type { Rec } from '../model/index.ts';
+import type { AnyRecord } from '../model/index.ts';
 import type { Entry, EntryCheck, Origin, TokenImage } from '../persistence/entries.ts';
 import type { Definition, DefinitionSource } from './globals.ts';
 
@@ -43,7 +43,7 @@ export interface TokenStoreOptions {
   maxRecords?: number;
   maxStateBytes?: number;
   /** Why a record from the state file breaks its collection's schema, or undefined. */
-  checkRecord?: (collection: string, record: Rec) => string | undefined;
+  checkRecord?: (collection: string, record: AnyRecord) => string | undefined;
   now?: () => Date;
 }
 

@@ -7,7 +7,7 @@
  */
 
 import { type State, sizeOf } from '../collection-state.ts';
-import { keyField, MODEL, type Rec } from '../model/index.ts';
+import { type AnyRecord, keyField, MODEL } from '../model/index.ts';
 import type { EntryCheck, Image } from '../persistence/entries.ts';
 import { snapshotNameProblem } from './names.ts';
 
@@ -19,14 +19,14 @@ export interface LoadCheckOptions {
   maxStateBytes: number;
   maxSnapshots: number;
   /** Why a record breaks its collection's contract schema, or undefined. */
-  checkRecord?: (collection: string, record: Rec) => string | undefined;
+  checkRecord?: (collection: string, record: AnyRecord) => string | undefined;
 }
 
 export function loadCheck(options: LoadCheckOptions): EntryCheck {
   const { seed, maxRecords, maxStateBytes, maxSnapshots, checkRecord } = options;
   /** Records created (not seeded) per collection map of an image, counted once and then kept. */
-  const counted = new WeakMap<Map<string, Rec>, number>();
-  const createdIn = (collection: string, records: Map<string, Rec> | undefined) => {
+  const counted = new WeakMap<Map<string, AnyRecord>, number>();
+  const createdIn = (collection: string, records: Map<string, AnyRecord> | undefined) => {
     if (!records) return 0;
     let n = counted.get(records);
     if (n === undefined) {

@@ -17,7 +17,7 @@
 
 import type { State } from '../collection-state.ts';
 import { DEFAULT_LIMITS, MAX_TOKEN_STATES, MEMORY_BUDGET } from '../limits.ts';
-import { keyField, type Rec, type StoreData } from '../model/index.ts';
+import { type AnyRecord, keyField, type StoreData } from '../model/index.ts';
 import { type Change, type Entry, emptyImage, SHARED_KEY } from '../persistence/entries.ts';
 import { fromImage } from './file-states.ts';
 import { type Definition, GlobalSnapshots } from './globals.ts';
@@ -86,7 +86,7 @@ export class MemoryStates {
    * records that are not the seeded ones (those are shared by every state, as the seeded data is):
    * they live as long as the state's records, so they are evicted with it.
    */
-  chargeTexts(token: string, texts: readonly [collection: string, record: Rec, bytes: number][]): void {
+  chargeTexts(token: string, texts: readonly [collection: string, record: AnyRecord, bytes: number][]): void {
     const key = this.keyOf(token);
     let bytes = 0;
     for (const [collection, record, size] of texts)
@@ -128,7 +128,7 @@ export class MemoryStates {
    */
   commit(
     ticket: Ticket,
-    records: [collection: string, record: Rec][],
+    records: [collection: string, record: AnyRecord][],
   ): Promise<void> | 'applied' | 'conflict' | 'evicted' {
     if (ticket.cancelled) return 'conflict';
     if (this.tombstones.has(ticket.key)) return 'evicted';

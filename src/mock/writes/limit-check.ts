@@ -6,9 +6,9 @@
 import { fieldRefusal, type Refusal } from '../../http/index.ts';
 import { type State, sizeOf } from '../collection-state.ts';
 import type { MockLimits } from '../limits.ts';
-import { collectionOf, keyField, type Rec } from '../model/index.ts';
+import { type AnyRecord, collectionOf, keyField } from '../model/index.ts';
 
-export function checkLimits(state: State, changes: [string, Rec][], limits: MockLimits): Refusal | undefined {
+export function checkLimits(state: State, changes: [string, AnyRecord][], limits: MockLimits): Refusal | undefined {
   const created = new Map<string, number>();
   let bytes = 0;
   for (const [collection, record] of changes) {
@@ -19,21 +19,19 @@ export function checkLimits(state: State, changes: [string, Rec][], limits: Mock
   for (const [collection, count] of created) {
     if ((state.created.get(collection) ?? 0) + count > limits.maxRecords) {
       const noun = collectionOf(collection).singular;
-      return fieldRefusal(
-        'limit',
-        'path',
-        'maxRecords',
-        `This token's state has created ${limits.maxRecords} ${noun} records, the mock's limit per collection (maxRecords); reset it (POST /__mock/reset) or raise the limit (--max-records).`,
-      );
+      return fieldRefusal('limit', {
+        field: 'path',
+        rule: 'maxRecords',
+        message: `This token's state has created ${limits.maxRecords} ${noun} records, the mock's limit per collection (maxRecords); reset it (POST /__mock/reset) or raise the limit (--max-records).`,
+      });
     }
   }
   if (state.bytes + bytes > limits.maxStateBytes) {
-    return fieldRefusal(
-      'limit',
-      'body',
-      'maxStateBytes',
-      `This write would take the token's state over ${limits.maxStateBytes} bytes of records of its own, the mock's limit (maxStateBytes); reset it (POST /__mock/reset) or raise the limit (--max-state-bytes).`,
-    );
+    return fieldRefusal('limit', {
+      field: 'body',
+      rule: 'maxStateBytes',
+      message: `This write would take the token's state over ${limits.maxStateBytes} bytes of records of its own, the mock's limit (maxStateBytes); reset it (POST /__mock/reset) or raise the limit (--max-state-bytes).`,
+    });
   }
   return undefined;
 }
