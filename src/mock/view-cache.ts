@@ -1,7 +1,8 @@
 /**
- * A record's JSON text in a version's shape (its collection's view, ./model, projected on the
- * version's schema, ./project.ts), made once per record revision and reused by every read, every
- * page and every token state holding that record.
+ * A record's JSON in a version's shape (its collection's view, ./model, projected on the version's
+ * schema, ./project.ts), made once per record revision as UTF-8 bytes and reused by every read,
+ * every page and every token state holding that record (a page copies them into its own bytes,
+ * ./stages/respond.ts jsonBytes; a read by key answers them as they are: never to be written to).
  *
  * Why it is exact without any invalidation: records are never changed in place
  * (./collection-state.ts), so a write, a reset, a restore or a fork shows up as another record
@@ -33,15 +34,16 @@ export interface ViewSource {
 type Reads = unknown[];
 
 interface Entry {
-  text: string;
+  bytes: Uint8Array;
   /** Undefined when the view read no other record. */
   reads: Reads | undefined;
 }
 
-/** Estimated bytes of a kept text beyond its characters (the entry, its WeakMap slot). */
-export const ENTRY_BYTES = 64;
+/** Estimated bytes of a kept text beyond its own bytes (the entry, its WeakMap slot, the Uint8Array object). */
+export const ENTRY_BYTES = 160;
 
 const kept = new WeakMap<Projector, WeakMap<Rec, Entry>>();
+const encoder = new TextEncoder();
 
 /** A text this request made and kept: what a state's memory estimate counts (./tokens/memory-states.ts chargeTexts). */
 export type MadeText = [collection: string, record: Rec, bytes: number];
@@ -53,11 +55,11 @@ export type RecordView = (record: Rec, context: ViewContext) => Rec;
  * The text kept for `record` under `project`, if the records its view read are still the ones the
  * caller's state holds; else undefined (make it with {@link ViewReads.make}). Allocates nothing.
  */
-export function keptText(project: Projector, record: Rec, source: ViewSource): string | undefined {
+export function keptText(project: Projector, record: Rec, source: ViewSource): Uint8Array | undefined {
   const entry = kept.get(project)?.get(record);
   if (entry === undefined) return undefined;
   const reads = entry.reads;
-  if (reads === undefined) return entry.text;
+  if (reads === undefined) return entry.bytes;
   for (let i = 0; i < reads.length; i += 4) {
     const collection = reads[i] as string;
     const by = reads[i + 1] as ((record: Rec) => unknown) | undefined;
@@ -67,7 +69,7 @@ export function keptText(project: Projector, record: Rec, source: ViewSource): s
         : source.first(collection, by, reads[i + 2]);
     if (found !== reads[i + 3]) return undefined;
   }
-  return entry.text;
+  return entry.bytes;
 }
 
 /**
@@ -100,21 +102,21 @@ export class ViewReads implements ViewContext {
   };
 
   /**
-   * `JSON.stringify(project(view(record)))` (`view` absent: the record as stored), kept for the
-   * record and projector unless the view read a whole collection.
+   * `JSON.stringify(project(view(record)))` (`view` absent: the record as stored) as UTF-8, kept for
+   * the record and projector unless the view read a whole collection.
    */
-  make(collection: string, project: Projector, record: Rec, view: RecordView | undefined): string {
+  make(collection: string, project: Projector, record: Rec, view: RecordView | undefined): Uint8Array {
     this.reads = [];
     this.whole = false;
-    const text = JSON.stringify(project(view ? view(record, this) : record));
-    if (this.whole) return text;
+    const bytes = encoder.encode(JSON.stringify(project(view ? view(record, this) : record)));
+    if (this.whole) return bytes;
     let texts = kept.get(project);
     if (!texts) {
       texts = new WeakMap();
       kept.set(project, texts);
     }
-    texts.set(record, { text, reads: this.reads.length > 0 ? this.reads : undefined });
-    this.made.push([collection, record, text.length + ENTRY_BYTES]);
-    return text;
+    texts.set(record, { bytes, reads: this.reads.length > 0 ? this.reads : undefined });
+    this.made.push([collection, record, bytes.byteLength + ENTRY_BYTES]);
+    return bytes;
   }
 }

@@ -3,7 +3,7 @@
  * {@link REQUEST_LOG_SIZE} entries (the oldest is overwritten), request and response bodies cut at
  * {@link BODY_LIMIT} characters, so the log's memory is bounded whatever the traffic.
  */
-import { UNKNOWN_QUERY_HEADER } from '../../http/index.ts';
+import { bodyText, UNKNOWN_QUERY_HEADER } from '../../http/index.ts';
 import { shortHash } from '../tokens/hash.ts';
 
 export const REQUEST_LOG_SIZE = 500;
@@ -62,7 +62,8 @@ interface Entry {
   requestType: string | undefined;
   requestBody: string;
   responseType: string | undefined;
-  responseBody: string;
+  /** Bytes when the answer's were (decoded when listed). */
+  responseBody: string | Uint8Array;
   /** The query parameters the operation does not declare (the answer's {@link UNKNOWN_QUERY_HEADER}). */
   unknownQuery?: string | undefined;
 }
@@ -78,6 +79,15 @@ const decoder = new TextDecoder();
  */
 const kept = (text: string): string =>
   text.length <= BODY_LIMIT + 1 ? text : ` ${text.slice(0, BODY_LIMIT + 1)}`.slice(1);
+
+/**
+ * Bytes of a body kept: enough for BODY_LIMIT + 1 characters (a UTF-16 unit takes at most 3 UTF-8
+ * bytes; a character cut at the end decodes past the limit), copied when longer, so that a page's
+ * bytes are free to go. Decoded only when listed.
+ */
+const KEPT_BYTES = (BODY_LIMIT + 1) * 3;
+const keptBytes = (body: string | Uint8Array): string | Uint8Array =>
+  typeof body === 'string' ? kept(body) : body.byteLength <= KEPT_BYTES ? body : body.slice(0, KEPT_BYTES);
 
 export class RequestLog {
   private readonly ring: (Entry | undefined)[];
@@ -102,7 +112,7 @@ export class RequestLog {
       requestType: exchange.requestType,
       requestBody: kept(exchange.requestBody),
       responseType: exchange.responseType,
-      responseBody: kept(exchange.responseBody),
+      responseBody: keptBytes(exchange.responseBody),
       unknownQuery: exchange.unknownQuery,
     };
     this.next = this.next + 1 === this.size ? 0 : this.next + 1;
@@ -121,7 +131,8 @@ export class RequestLog {
 }
 
 function loggedOf(entry: Entry): LoggedRequest {
-  const problem = problemOf(entry.status, entry.responseBody);
+  const responseBody = bodyText(entry.responseBody);
+  const problem = problemOf(entry.status, responseBody);
   return {
     id: entry.id,
     at: new Date(entry.at).toISOString(),
@@ -136,14 +147,14 @@ function loggedOf(entry: Entry): LoggedRequest {
       warnings: [`unknown query parameters, ignored: ${entry.unknownQuery}`],
     }),
     request: { contentType: entry.requestType ?? null, ...cut(entry.requestBody) },
-    response: { contentType: entry.responseType ?? null, ...cut(entry.responseBody) },
+    response: { contentType: entry.responseType ?? null, ...cut(responseBody) },
   };
 }
 
 /** What {@link logExchange} needs of a request and its answer (the engine's raw shapes). */
 interface RawExchange {
   request: { method: string; target: string; header(name: string): string | undefined };
-  response: { status: number; headers: Record<string, string>; body: string; version: string };
+  response: { status: number; headers: Record<string, string>; body: string | Uint8Array; version: string };
   requestBody: Uint8Array | 'too-large' | undefined;
   ms: number;
   stateKey: string | null;

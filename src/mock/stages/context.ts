@@ -37,7 +37,11 @@ export interface RawRequest {
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /**
+   * The body: UTF-8 bytes for a read's JSON (made of cached bytes, ../view-cache.ts; never to be
+   * written to), text for the rest (refusals, writes, examples). {@link bodyText} reads either.
+   */
+  body: string | Uint8Array;
   /**
    * What answered: an operation of the API (`version` names the version that served it, `-` when
    * refused before routing), a CORS preflight, or the mock's admin endpoints (../admin), which are

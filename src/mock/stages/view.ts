@@ -13,7 +13,7 @@ import type { Authorized, Incoming, Routed, Stage, Stored, StoreResult, Target, 
 
 type Viewing = Incoming & Routed & Authorized & Stored & Viewed;
 
-import { JsonText, refuseRouted, stringify } from './respond.ts';
+import { JsonBytes, jsonBytes, refuseRouted } from './respond.ts';
 
 /** What a collection's view reads: the caller's state, a write's pending records over it. */
 function viewContextOf(context: Viewing): ViewContext {
@@ -97,34 +97,34 @@ interface Reading {
 }
 
 /** One record's text: kept (../view-cache.ts), or made now by its view, its reads recorded. */
-function recordText(context: Viewing, read: Reading, record: Rec): JsonText {
-  const text = keptText(read.project, record, read.state);
-  if (text !== undefined) return new JsonText(text);
+function recordText(context: Viewing, read: Reading, record: Rec): JsonBytes {
+  const bytes = keptText(read.project, record, read.state);
+  if (bytes !== undefined) return new JsonBytes(bytes);
   read.reads ??= new ViewReads(read.state, context.target.bundle);
-  return new JsonText(read.reads.make(read.collection, read.project, record, read.view));
+  return new JsonBytes(read.reads.make(read.collection, read.project, record, read.view));
 }
 
 /**
- * A read's body as JSON text: each record's text made once per record revision and version
+ * A read's body as JSON bytes: each record's text made once per record revision and version
  * (../view-cache.ts), a page the envelope around its records' texts; the same bytes as viewing,
  * projecting and serializing the whole body. The texts a read kept for records of the caller's own
  * are counted in its state's memory estimate.
  */
-function readJson(context: Viewing, result: Exclude<StoreResult, { kind: 'write' }>): JsonText | undefined {
+function readJson(context: Viewing, result: Exclude<StoreResult, { kind: 'write' }>): JsonBytes | undefined {
   const project = recordProjector(context.target, result.kind);
   if (!project) return undefined;
   const { collection } = result;
   const state = context.core.states.read(context.token);
   const read: Reading = { project, state, collection, view: collectionOf(collection).view, reads: undefined };
-  let json: JsonText;
+  let json: JsonBytes;
   if (result.kind === 'record') json = recordText(context, read, result.record);
   else {
-    const texts: JsonText[] = [];
+    const texts: JsonBytes[] = [];
     for (const record of result.records) texts.push(recordText(context, read, record));
-    if (result.kind === 'records') json = new JsonText(stringify(texts) ?? '[]');
+    if (result.kind === 'records') json = new JsonBytes(jsonBytes(texts) as Uint8Array);
     else {
       const envelope = context.target.project({ next: result.next, previous: result.previous, results: [] }) as Rec;
-      json = new JsonText(stringify({ ...envelope, results: texts }) ?? '{}');
+      json = new JsonBytes(jsonBytes({ ...envelope, results: texts }) as Uint8Array);
     }
   }
   if (read.reads) context.core.states.chargeTexts(context.token, read.reads.made);
