@@ -73,6 +73,48 @@ export function keptText(project: Projector, record: Rec, source: ViewSource): U
 }
 
 /**
+ * The last page answered per projector of its records (one per operation, version and kind of
+ * body): the links it was made with, its records' texts and its bytes. Kept texts are never
+ * changed and a text is kept once per record revision, so the same text objects in the same order
+ * with the same links are the same page, byte for byte. A page read again unchanged (a poll, a
+ * test re-reading) is answered without a copy; another page or another state's replaces it. Not
+ * charged to a state: one page per projector, process-wide; it may hold a state's texts after
+ * the state is gone, until the next page of that projector.
+ */
+interface Page {
+  next: unknown;
+  previous: unknown;
+  texts: readonly Uint8Array[];
+  bytes: Uint8Array;
+}
+
+const pages = new WeakMap<Projector, Page>();
+
+/** The page kept for `project` if it was made of the same `texts` and links; else undefined. Allocates nothing. */
+export function keptPage(
+  project: Projector,
+  next: unknown,
+  previous: unknown,
+  texts: readonly Uint8Array[],
+): Uint8Array | undefined {
+  const page = pages.get(project);
+  if (!page || page.next !== next || page.previous !== previous || page.texts.length !== texts.length) return undefined;
+  for (let i = 0; i < texts.length; i++) if (page.texts[i] !== texts[i]) return undefined;
+  return page.bytes;
+}
+
+/** Keeps a page's bytes for {@link keptPage}, in place of the projector's last one. */
+export function keepPage(
+  project: Projector,
+  next: unknown,
+  previous: unknown,
+  texts: readonly Uint8Array[],
+  bytes: Uint8Array,
+): void {
+  pages.set(project, { next, previous, texts, bytes });
+}
+
+/**
  * The view context that makes texts: the caller's state, with the reads of the view being made
  * recorded. Made only when a request has a text to make (its methods are closures, so that a view
  * may take them apart: `(record, { get }) => …`).

@@ -151,6 +151,14 @@ describe('request log bodies', () => {
       expect(over).toEqual({ contentType: 'application/json', body: char.repeat(4096 / char.length), truncated: true });
       expect(far).toEqual(over);
     }
+    // ASCII up to the limit, then a character of two bytes: its first byte alone decodes past the limit.
+    const log = new RequestLog(1);
+    log.add(entry(bytes(`${'x'.repeat(4096)}é`)));
+    expect(log.list()[0]?.response).toEqual({
+      contentType: 'application/json',
+      body: 'x'.repeat(4096),
+      truncated: true,
+    });
   });
 
   it('does not hold a long body once cut: 50 bodies of 1 MB leave a few hundred KB behind', () => {

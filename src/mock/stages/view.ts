@@ -8,7 +8,7 @@
 import { refusal, summarize } from '../../http/index.ts';
 import { collectionOf, type Rec, type ViewContext } from '../model/index.ts';
 import type { Projector } from '../project.ts';
-import { keptText, type RecordView, ViewReads, type ViewSource } from '../view-cache.ts';
+import { keepPage, keptPage, keptText, type RecordView, ViewReads, type ViewSource } from '../view-cache.ts';
 import type { Authorized, Incoming, Routed, Stage, Stored, StoreResult, Target, Viewed } from './context.ts';
 
 type Viewing = Incoming & Routed & Authorized & Stored & Viewed;
@@ -97,11 +97,32 @@ interface Reading {
 }
 
 /** One record's text: kept (../view-cache.ts), or made now by its view, its reads recorded. */
-function recordText(context: Viewing, read: Reading, record: Rec): JsonBytes {
+function recordText(context: Viewing, read: Reading, record: Rec): Uint8Array {
   const bytes = keptText(read.project, record, read.state);
-  if (bytes !== undefined) return new JsonBytes(bytes);
+  if (bytes !== undefined) return bytes;
   read.reads ??= new ViewReads(read.state, context.target.bundle);
-  return new JsonBytes(read.reads.make(read.collection, read.project, record, read.view));
+  return read.reads.make(read.collection, read.project, record, read.view);
+}
+
+/**
+ * A page's bytes: the ones answered last for the same records' texts and links (../view-cache.ts
+ * keptPage: no copy, as a server answering a prebuilt buffer), else the envelope around the texts.
+ */
+function pageBytes(context: Viewing, result: Extract<StoreResult, { kind: 'list' | 'records' }>, read: Reading) {
+  const texts: Uint8Array[] = [];
+  for (const record of result.records) texts.push(recordText(context, read, record));
+  const links = result.kind === 'list' ? result : { next: undefined, previous: undefined };
+  const kept = keptPage(read.project, links.next, links.previous, texts);
+  if (kept) return kept;
+  const parts = texts.map((text) => new JsonBytes(text));
+  let body: unknown = parts;
+  if (result.kind === 'list') {
+    const envelope = context.target.project({ next: links.next, previous: links.previous, results: [] }) as Rec;
+    body = { ...envelope, results: parts };
+  }
+  const bytes = jsonBytes(body) as Uint8Array;
+  keepPage(read.project, links.next, links.previous, texts, bytes);
+  return bytes;
 }
 
 /**
@@ -116,19 +137,9 @@ function readJson(context: Viewing, result: Exclude<StoreResult, { kind: 'write'
   const { collection } = result;
   const state = context.core.states.read(context.token);
   const read: Reading = { project, state, collection, view: collectionOf(collection).view, reads: undefined };
-  let json: JsonBytes;
-  if (result.kind === 'record') json = recordText(context, read, result.record);
-  else {
-    const texts: JsonBytes[] = [];
-    for (const record of result.records) texts.push(recordText(context, read, record));
-    if (result.kind === 'records') json = new JsonBytes(jsonBytes(texts) as Uint8Array);
-    else {
-      const envelope = context.target.project({ next: result.next, previous: result.previous, results: [] }) as Rec;
-      json = new JsonBytes(jsonBytes({ ...envelope, results: texts }) as Uint8Array);
-    }
-  }
+  const bytes = result.kind === 'record' ? recordText(context, read, result.record) : pageBytes(context, result, read);
   if (read.reads) context.core.states.chargeTexts(context.token, read.reads.made);
-  return json;
+  return new JsonBytes(bytes);
 }
 
 export const view: Stage<Incoming & Routed & Authorized & Stored, Viewed> = {
