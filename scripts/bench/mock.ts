@@ -19,7 +19,11 @@
  * `--profile DIR`: then each scenario again on a mock of its own under `node --cpu-prof` (profiles
  * in DIR/<scenario>/), printed as the share of the mock's CPU per stage (../lib/cpu-profile.ts)
  * and the functions with the most self time.
- * Usage: tsx scripts/bench/mock.ts [--seconds S] [--connections N] [--profile DIR]
+ * `--mock BIN`: the mock is that built CLI (e.g. another checkout's dist/src/cli/bin.js, for an A/B
+ * of two commits on the same load), and startup is measured on it (nothing is built).
+ * `--port N`: the servers listen on N, N+1, ... (a range of one's own on a shared machine), not on
+ * ports the system picks.
+ * Usage: tsx scripts/bench/mock.ts [--seconds S] [--connections N] [--profile DIR] [--mock BIN] [--port N]
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -43,8 +47,13 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '20' },
     profile: { type: 'string' },
+    mock: { type: 'string' },
+    port: { type: 'string' },
   },
 });
+/** The next port to listen on: `--port`'s next, else 0 (the system picks). */
+let portsTaken = 0;
+const nextPort = () => (values.port === undefined ? 0 : Number(values.port) + portsTaken++);
 const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const STARTUP_RUNS = 3;
@@ -131,8 +140,9 @@ process.on('SIGINT', () => process.exit(130));
 const spawnNode = (args: string[], match: RegExp, env: Record<string, string> = {}) =>
   startNode(args, match, { cwd: ROOT, children, env });
 
-const MOCK_ARGS = ['--import', 'tsx', 'src/cli/bin.ts', 'mock', '--port', '0', '--quiet'];
-const startMockProcess = () => spawnNode(MOCK_ARGS, /listening on (\S+)/);
+const MOCK_CLI = values.mock === undefined ? ['--import', 'tsx', 'src/cli/bin.ts'] : [resolve(values.mock)];
+const mockArgs = () => [...MOCK_CLI, 'mock', '--port', String(nextPort()), '--quiet'];
+const startMockProcess = () => spawnNode(mockArgs(), /listening on (\S+)/);
 
 const once = (base: string, s: Scenario): Promise<Answer> =>
   answerOf(`${base}${s.path}`, {
@@ -150,12 +160,12 @@ const server = require('node:http').createServer((req, res) => {
   res.writeHead(answer.status, headers);
   res.end(body);
 });
-server.listen(0, '127.0.0.1', () => console.log('bare on http://127.0.0.1:' + server.address().port));
+server.listen(Number(process.env.BENCH_PORT), '127.0.0.1', () => console.log('bare on http://127.0.0.1:' + server.address().port));
 `;
 
 /** Prism's CLI on one bundle; it prints nothing at -v silent, so the port is polled. */
 async function startPrism(version: string, probe: Scenario) {
-  const port = await freePort();
+  const port = values.port === undefined ? await freePort() : nextPort();
   const child = spawn(
     process.execPath,
     [PRISM, 'mock', '-p', String(port), '-h', '127.0.0.1', '-v', 'silent', `generated/openapi/${version}.json`],
@@ -194,7 +204,10 @@ async function measure(mock: { url: string; pid: number }, s: Scenario, rows: Be
   const answer = await once(mock.url, withToken(s, `${s.token}-probe`));
   if (answer.status !== 200)
     throw new Error(`${s.method} ${s.path} answered ${answer.status} on the mock: ${answer.body}`);
-  const bare = await spawnNode(['-e', BARE_SERVER], /bare on (\S+)/, { BENCH_ANSWER: JSON.stringify(answer) });
+  const bare = await spawnNode(['-e', BARE_SERVER], /bare on (\S+)/, {
+    BENCH_ANSWER: JSON.stringify(answer),
+    BENCH_PORT: String(nextPort()),
+  });
   // Warm-up (the JIT), discarded.
   wrk(bare.url, s, bare.pid, 1);
   wrk(mock.url, withToken(s, `${s.token}-warm-up`), mock.pid, 1);
@@ -235,7 +248,7 @@ async function startup(bin: string): Promise<number> {
   const startups: number[] = [];
   for (let run = 0; run < STARTUP_RUNS; run++) {
     const started = performance.now();
-    const server = await spawnNode([bin, 'mock', '--port', '0', '--quiet'], /listening on (\S+)/);
+    const server = await spawnNode([bin, 'mock', '--port', String(nextPort()), '--quiet'], /listening on (\S+)/);
     const answer = await once(server.url, GET_BY_ID);
     if (answer.status !== 200) throw new Error(`startup: ${answer.status}`);
     startups.push(performance.now() - started);
@@ -250,7 +263,7 @@ async function profile(dir: string): Promise<void> {
   for (const s of SCENARIOS) {
     const folder = resolve(dir, s.name.replace(/\W+/g, '-'));
     rmSync(folder, { recursive: true, force: true });
-    const mock = await spawnNode(['--cpu-prof', `--cpu-prof-dir=${folder}`, ...MOCK_ARGS], /listening on (\S+)/);
+    const mock = await spawnNode(['--cpu-prof', `--cpu-prof-dir=${folder}`, ...mockArgs()], /listening on (\S+)/);
     wrk(mock.url, withToken(s, `${s.token}-warm-up`), mock.pid, 1);
     const from = Number(process.hrtime.bigint() / 1000n);
     const measured = wrk(mock.url, s, mock.pid);
@@ -290,7 +303,7 @@ rows.push({
   target: '(the store bench owns the limits)',
 });
 await mock.stop();
-const cli = buildCli(ROOT);
+const cli = values.mock === undefined ? buildCli(ROOT) : { bin: resolve(values.mock), remove() {} };
 const median = await startup(cli.bin);
 cli.remove();
 rows.push({

@@ -32,9 +32,12 @@ export interface ProfileSummary {
   leaves: [fn: string, share: number][];
 }
 
-/** The stage a frame runs in (its file in src/mock/stages/, but the pipeline's own), or undefined. */
+/**
+ * The stage a frame runs in (its file in src/mock/stages/, but the pipeline's own; `.js` under the
+ * built CLI, `mock.ts --mock`), or undefined.
+ */
 function stageOf(url: string): string | undefined {
-  const stage = /\/src\/mock\/stages\/([\w-]+)\.ts$/.exec(url)?.[1];
+  const stage = /\/src\/mock\/stages\/([\w-]+)\.[jt]s$/.exec(url)?.[1];
   return stage && !['context', 'intake', 'respond'].includes(stage) ? stage : undefined;
 }
 
@@ -44,7 +47,7 @@ function partOf(stack: ProfileNode[]): string {
     const stage = stageOf(frame.callFrame.url);
     if (stage) return `stage ${stage}`;
   }
-  if (stack.some((frame) => frame.callFrame.url.endsWith('/src/mock/stages/intake.ts')))
+  if (stack.some((frame) => /\/src\/mock\/stages\/intake\.[jt]s$/.test(frame.callFrame.url)))
     return 'intake (request read, log, CORS)';
   if (stack.at(-1)?.callFrame.functionName === '(garbage collector)') return 'garbage collector';
   return fallbackPart(stack);

@@ -1,7 +1,7 @@
 /**
- * An answer as the package's servers hold it before writing it: a status, headers and the body's
- * text (the mock engine's RawResponse is one, `--static` makes them from Prism's verdict), and the
- * one way a node:http server writes it. Only a type is imported from node:.
+ * An answer as the package's servers hold it before writing it: a status, headers and the body, as
+ * text or as UTF-8 bytes (the mock engine's RawResponse is one, `--static` makes them from Prism's
+ * verdict), and the one way a node:http server writes it. Only a type is imported from node:.
  */
 import type { ServerResponse } from 'node:http';
 import type { Refusal } from './catalogue.ts';
@@ -9,8 +9,14 @@ import type { Refusal } from './catalogue.ts';
 export interface Answer {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /** Text, or UTF-8 bytes (written as they are: node:http writes bytes for less CPU than text). */
+  body: string | Uint8Array;
 }
+
+const decoder = new TextDecoder();
+
+/** A body as text, whichever way it is held. */
+export const bodyText = (body: string | Uint8Array): string => (typeof body === 'string' ? body : decoder.decode(body));
 
 /** A refusal as an answer: its problem body as `application/problem+json`, with `headers` and its own. */
 export const problemAnswer = (refusal: Refusal, headers: Record<string, string> = {}): Answer => ({
@@ -23,7 +29,7 @@ export const problemAnswer = (refusal: Refusal, headers: Record<string, string> 
 export function writeAnswer(response: ServerResponse, answer: Answer): void {
   const headers: Record<string, string | number> = {
     ...answer.headers,
-    'Content-Length': Buffer.byteLength(answer.body),
+    'Content-Length': typeof answer.body === 'string' ? Buffer.byteLength(answer.body) : answer.body.byteLength,
   };
   response.writeHead(answer.status, headers);
   response.end(answer.body);

@@ -23,5 +23,7 @@ export async function handleFetch(
     },
   });
   if (raw.drop) return Response.error();
-  return new Response(raw.body === '' ? null : raw.body, { status: raw.status, headers: raw.headers });
+  // A read's bytes may be the engine's cached ones: a Response copies what it is given.
+  const body = raw.body.length === 0 ? null : (raw.body as string | Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: raw.status, headers: raw.headers });
 }

@@ -7,11 +7,11 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseTarget } from '../../src/http/index.ts';
+import { bodyText, parseTarget } from '../../src/http/index.ts';
 import { RequestLog } from '../../src/mock/admin/request-log.ts';
 import { jsonLength } from '../../src/mock/collection-state.ts';
 import { createMockEngine, createRouter } from '../../src/mock/index.ts';
-import { JsonText, stringify } from '../../src/mock/stages/respond.ts';
+import { JsonBytes, jsonBytes } from '../../src/mock/stages/respond.ts';
 
 const viaUrl = (target: string) => {
   const url = new URL(`http://mock.invalid${target.startsWith('/') ? target : `/${target}`}`);
@@ -82,7 +82,7 @@ describe('the engine answers at once when no stage waits', () => {
     const later = engine.handleRaw(raw('PATCH', '/tickets/7/', Promise.resolve(json({ subject: 'Later' }))));
     expect(later).toBeInstanceOf(Promise);
     expect(await later).toMatchObject({ status: 200 });
-    expect(JSON.parse((await later).body).subject).toBe('Later');
+    expect(JSON.parse(bodyText((await later).body)).subject).toBe('Later');
   });
 });
 
@@ -113,7 +113,7 @@ describe('router index by first segment', () => {
 });
 
 describe('request log bodies', () => {
-  const entry = (responseBody: string) => ({
+  const entry = (responseBody: string | Uint8Array) => ({
     method: 'GET',
     path: '/x/',
     version: 'v1',
@@ -135,15 +135,46 @@ describe('request log bodies', () => {
     expect(big?.response).toEqual({ contentType: 'application/json', body: 'x'.repeat(4096), truncated: true });
     expect(small?.state).toMatch(/^[0-9a-f]{12}$/);
   });
+  it('lists a body given as bytes as the same text: cut at 4,096 characters, 1 to 4 bytes each', () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    for (const char of ['x', 'é', '€', '😀']) {
+      const log = new RequestLog(4);
+      // Exactly the limit, one over it (in UTF-16 units, as a text body counts), far over it.
+      for (const count of [4096 / char.length, 4096 / char.length + 1, 20_000])
+        log.add(entry(bytes(char.repeat(count))));
+      const [far, over, exact] = log.list().map((logged) => logged.response);
+      expect(exact).toEqual({
+        contentType: 'application/json',
+        body: char.repeat(4096 / char.length),
+        truncated: false,
+      });
+      expect(over).toEqual({ contentType: 'application/json', body: char.repeat(4096 / char.length), truncated: true });
+      expect(far).toEqual(over);
+    }
+    // ASCII up to the limit, then a character of two bytes: its first byte alone decodes past the limit.
+    const log = new RequestLog(1);
+    log.add(entry(bytes(`${'x'.repeat(4096)}é`)));
+    expect(log.list()[0]?.response).toEqual({
+      contentType: 'application/json',
+      body: 'x'.repeat(4096),
+      truncated: true,
+    });
+  });
+
   it('does not hold a long body once cut: 50 bodies of 1 MB leave a few hundred KB behind', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    const log = new RequestLog(50);
+    const log = new RequestLog(100);
     gc();
     const before = process.memoryUsage().heapUsed;
     for (let i = 0; i < 50; i++) log.add(entry(`${i}`.padEnd(1_000_000, 'x')));
+    const bytes = new TextEncoder().encode('x'.repeat(1_000_000));
+    for (let i = 0; i < 50; i++) log.add(entry(bytes.slice()));
     gc();
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(5_000_000);
+    const usage = process.memoryUsage();
+    expect(usage.heapUsed - before).toBeLessThan(5_000_000);
+    // 50 byte bodies of 1 MB held whole would be 50 MB of array buffers.
+    expect(usage.arrayBuffers).toBeLessThan(10_000_000);
     expect(log.list(1)[0]?.response.body).toHaveLength(4096);
   });
 });
@@ -180,15 +211,37 @@ describe('an envelope of records serialized in one pass', () => {
     object: fc.dictionary(fc.string({ maxLength: 4 }), tie('any'), { maxKeys: 4 }),
   })).any;
 
-  it('writes what JSON.stringify writes, with JsonText parts placed as they are', () => {
+  const utf8 = (value: unknown) => {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : encoder.encode(text);
+  };
+  const encoder = new TextEncoder();
+
+  it('writes the UTF-8 of what JSON.stringify writes, with JsonBytes parts placed as they are', () => {
     fc.assert(
       fc.property(value, fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 3 }), (body, records) => {
-        expect(stringify(body)).toBe(JSON.stringify(body));
-        const texts = records.map((record) => new JsonText(JSON.stringify(record)));
-        const envelope = { next: null, body, results: texts };
-        expect(stringify(envelope)).toBe(JSON.stringify({ next: null, body, results: records }));
+        expect(jsonBytes(body)).toEqual(utf8(body));
+        const parts = records.map((record) => new JsonBytes(utf8(record) as Uint8Array));
+        const envelope = { next: null, body, results: parts };
+        expect(jsonBytes(envelope)).toEqual(utf8({ next: null, body, results: records }));
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('encodes text beyond ASCII between the parts as TextEncoder does (2-, 3- and 4-byte characters)', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', '"', 'é', '€', '😀', '\n', '\u0000') });
+    fc.assert(
+      fc.property(fc.dictionary(text, text, { maxKeys: 3 }), text, (envelope, record) => {
+        const parts = { ...envelope, results: [new JsonBytes(utf8(record) as Uint8Array)], after: record };
+        expect(jsonBytes(parts)).toEqual(utf8({ ...envelope, results: [record], after: record }));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('answers a lone JsonBytes as it is, without a copy', () => {
+    const bytes = utf8({ id: 1 }) as Uint8Array;
+    expect(jsonBytes(new JsonBytes(bytes))).toBe(bytes);
   });
 });

@@ -3,7 +3,7 @@
  * {@link REQUEST_LOG_SIZE} entries (the oldest is overwritten), request and response bodies cut at
  * {@link BODY_LIMIT} characters, so the log's memory is bounded whatever the traffic.
  */
-import { UNKNOWN_QUERY_HEADER } from '../../http/index.ts';
+import { bodyText, UNKNOWN_QUERY_HEADER } from '../../http/index.ts';
 import { shortHash } from '../tokens/hash.ts';
 
 export const REQUEST_LOG_SIZE = 500;
@@ -62,7 +62,8 @@ interface Entry {
   requestType: string | undefined;
   requestBody: string;
   responseType: string | undefined;
-  responseBody: string;
+  /** Bytes when the answer's were, and short (decoded when listed). */
+  responseBody: string | Uint8Array;
   /** The query parameters the operation does not declare (the answer's {@link UNKNOWN_QUERY_HEADER}). */
   unknownQuery?: string | undefined;
 }
@@ -78,6 +79,29 @@ const decoder = new TextDecoder();
  */
 const kept = (text: string): string =>
   text.length <= BODY_LIMIT + 1 ? text : ` ${text.slice(0, BODY_LIMIT + 1)}`.slice(1);
+
+/**
+ * A body given as bytes, kept: whole when it is at most BODY_LIMIT + 1 bytes (decoded when listed),
+ * else decoded to text as far as it is listed, once per bytes object (a page answered again from
+ * the same bytes, ../view-cache.ts, shares its text: decoding it per request put 4 KB a request in
+ * the old generation). The first BODY_LIMIT + 1 bytes decode to that many characters when they are
+ * ASCII (a cut character at the end is one more, past the limit); else 3 bytes a character (a
+ * UTF-16 unit takes at most 3 UTF-8 bytes) are decoded. No copy of a page's bytes is kept.
+ */
+const keptBytes = (body: string | Uint8Array): string | Uint8Array => {
+  if (typeof body === 'string') return kept(body);
+  if (body.byteLength <= BODY_LIMIT + 1) return body;
+  let text = heads.get(body);
+  if (text === undefined) {
+    const head = decoder.decode(body.subarray(0, BODY_LIMIT + 1));
+    text = head.length > BODY_LIMIT ? head : kept(decoder.decode(body.subarray(0, (BODY_LIMIT + 1) * 3)));
+    heads.set(body, text);
+  }
+  return text;
+};
+
+/** The listed text of a long body's bytes, while those bytes live. */
+const heads = new WeakMap<Uint8Array, string>();
 
 export class RequestLog {
   private readonly ring: (Entry | undefined)[];
@@ -102,7 +126,7 @@ export class RequestLog {
       requestType: exchange.requestType,
       requestBody: kept(exchange.requestBody),
       responseType: exchange.responseType,
-      responseBody: kept(exchange.responseBody),
+      responseBody: keptBytes(exchange.responseBody),
       unknownQuery: exchange.unknownQuery,
     };
     this.next = this.next + 1 === this.size ? 0 : this.next + 1;
@@ -121,7 +145,8 @@ export class RequestLog {
 }
 
 function loggedOf(entry: Entry): LoggedRequest {
-  const problem = problemOf(entry.status, entry.responseBody);
+  const responseBody = bodyText(entry.responseBody);
+  const problem = problemOf(entry.status, responseBody);
   return {
     id: entry.id,
     at: new Date(entry.at).toISOString(),
@@ -136,14 +161,14 @@ function loggedOf(entry: Entry): LoggedRequest {
       warnings: [`unknown query parameters, ignored: ${entry.unknownQuery}`],
     }),
     request: { contentType: entry.requestType ?? null, ...cut(entry.requestBody) },
-    response: { contentType: entry.responseType ?? null, ...cut(entry.responseBody) },
+    response: { contentType: entry.responseType ?? null, ...cut(responseBody) },
   };
 }
 
 /** What {@link logExchange} needs of a request and its answer (the engine's raw shapes). */
 interface RawExchange {
   request: { method: string; target: string; header(name: string): string | undefined };
-  response: { status: number; headers: Record<string, string>; body: string; version: string };
+  response: { status: number; headers: Record<string, string>; body: string | Uint8Array; version: string };
   requestBody: Uint8Array | 'too-large' | undefined;
   ms: number;
   stateKey: string | null;

@@ -7,6 +7,7 @@
  * in a small map (they are rare, and are not slots: the model does not declare them). The report
  * is derived when read (./report.ts).
  */
+import { bodyText } from '../../http/index.ts';
 import { type AnyRecord, collectionOf } from '../model/index.ts';
 import type { CoverageSink, RawResponse, RequestContext, Target } from '../stages/context.ts';
 import { Counts } from './counts.ts';
@@ -178,7 +179,7 @@ export class CoverageRecorder implements CoverageSink {
       this.observe(scope, universe, `${stateName(addressed)} → ${stateName(after ?? addressed)}`);
     } else if (response.status === 422 && result === undefined) {
       // The store stage checks the request's references, then the row, then the write's own rules.
-      const rule = ruleOf(response.body);
+      const rule = ruleOf(bodyText(response.body));
       if (rule.endsWith(' state') && decl.state?.refuses(addressed) !== undefined) {
         bump(this.process.counts, mine, refused);
         this.observe(scope, universe, `refused from ${stateName(addressed)}`);

@@ -9,7 +9,7 @@ import type { MockPreferences } from '../../http/index.ts';
 import type { OperationValidator } from '../../validation/index.ts';
 import type { RequestLog } from '../admin/request-log.ts';
 import type { MockLimits } from '../limits.ts';
-import type { Rec, ViewContext } from '../model/index.ts';
+import type { AnyRecord, ViewContext } from '../model/index.ts';
 import type { Cursor } from '../pagination.ts';
 import type { Projector } from '../project.ts';
 import type { OperationDecl } from '../resources.ts';
@@ -37,7 +37,11 @@ export interface RawRequest {
 export interface RawResponse {
   status: number;
   headers: Record<string, string>;
-  body: string;
+  /**
+   * The body: UTF-8 bytes for a read's JSON (made of cached bytes, ../view-cache.ts; never to be
+   * written to), text for the rest (refusals, writes, examples). {@link bodyText} reads either.
+   */
+  body: string | Uint8Array;
   /**
    * What answered: an operation of the API (`version` names the version that served it, `-` when
    * refused before routing), a CORS preflight, or the mock's admin endpoints (../admin), which are
@@ -102,19 +106,19 @@ export type StoreResult =
   | {
       kind: 'list';
       collection: string;
-      records: Rec[];
+      records: AnyRecord[];
       next: string | null;
       previous: string | null;
       headers: Record<string, string>;
     }
-  | { kind: 'records'; collection: string; records: Rec[] }
-  | { kind: 'record'; collection: string; record: Rec }
+  | { kind: 'records'; collection: string; records: AnyRecord[] }
+  | { kind: 'record'; collection: string; record: AnyRecord }
   | {
       kind: 'write';
       collection: string;
       body: unknown;
       shape: 'record' | 'values' | 'as-is';
-      changes: [string, Rec][];
+      changes: [string, AnyRecord][];
     };
 
 /** The request read once (./intake.ts incomingOf): what every stage may read. */
@@ -173,7 +177,7 @@ export interface Checked {
 export interface Stored {
   result: StoreResult;
   /** The record a write addresses, as found before the write (for the coverage recorder's state rows). */
-  addressed: Rec | undefined;
+  addressed: AnyRecord | undefined;
 }
 
 /** Added by the view stage: the answer's body once viewed and projected. */

@@ -8,12 +8,12 @@
 import { refusal, summarize } from '../../http/index.ts';
 import { type AnyRecord, collectionOf, type ViewContext } from '../model/index.ts';
 import type { Projector } from '../project.ts';
-import { keptText, type RecordView, ViewReads, type ViewSource } from '../view-cache.ts';
+import { keepPage, keptPage, keptText, type RecordView, ViewReads, type ViewSource } from '../view-cache.ts';
 import type { Authorized, Incoming, Routed, Stage, Stored, StoreResult, Target, Viewed } from './context.ts';
 
 type Viewing = Incoming & Routed & Authorized & Stored & Viewed;
 
-import { JsonText, refuseRouted, stringify } from './respond.ts';
+import { JsonBytes, jsonBytes, refuseRouted } from './respond.ts';
 
 /** What a collection's view reads: the caller's state, a write's pending records over it. */
 function viewContextOf(context: Viewing): ViewContext {
@@ -97,42 +97,49 @@ interface Reading {
 }
 
 /** One record's text: kept (../view-cache.ts), or made now by its view, its reads recorded. */
-function recordText(context: Viewing, read: Reading, record: AnyRecord): JsonText {
-  const text = keptText(read.project, record, read.state);
-  if (text !== undefined) return new JsonText(text);
+function recordText(context: Viewing, read: Reading, record: AnyRecord): Uint8Array {
+  const bytes = keptText(read.project, record, read.state);
+  if (bytes !== undefined) return bytes;
   read.reads ??= new ViewReads(read.state, context.target.bundle);
-  return new JsonText(read.reads.make(read.collection, read.project, record, read.view));
+  return read.reads.make(read.collection, read.project, record, read.view);
 }
 
 /**
- * A read's body as JSON text: each record's text made once per record revision and version
+ * A page's bytes: the ones answered last for the same records' texts and links (../view-cache.ts
+ * keptPage: no copy, as a server answering a prebuilt buffer), else the envelope around the texts.
+ */
+function pageBytes(context: Viewing, result: Extract<StoreResult, { kind: 'list' | 'records' }>, read: Reading) {
+  const texts: Uint8Array[] = [];
+  for (const record of result.records) texts.push(recordText(context, read, record));
+  const links = result.kind === 'list' ? result : { next: undefined, previous: undefined };
+  const kept = keptPage(read.project, links.next, links.previous, texts);
+  if (kept) return kept;
+  const parts = texts.map((text) => new JsonBytes(text));
+  let body: unknown = parts;
+  if (result.kind === 'list') {
+    const envelope = context.target.project({ next: links.next, previous: links.previous, results: [] }) as AnyRecord;
+    body = { ...envelope, results: parts };
+  }
+  const bytes = jsonBytes(body) as Uint8Array;
+  keepPage(read.project, links.next, links.previous, texts, bytes);
+  return bytes;
+}
+
+/**
+ * A read's body as JSON bytes: each record's text made once per record revision and version
  * (../view-cache.ts), a page the envelope around its records' texts; the same bytes as viewing,
  * projecting and serializing the whole body. The texts a read kept for records of the caller's own
  * are counted in its state's memory estimate.
  */
-function readJson(context: Viewing, result: Exclude<StoreResult, { kind: 'write' }>): JsonText | undefined {
+function readJson(context: Viewing, result: Exclude<StoreResult, { kind: 'write' }>): JsonBytes | undefined {
   const project = recordProjector(context.target, result.kind);
   if (!project) return undefined;
   const { collection } = result;
   const state = context.core.states.read(context.token);
   const read: Reading = { project, state, collection, view: collectionOf(collection).view, reads: undefined };
-  let json: JsonText;
-  if (result.kind === 'record') json = recordText(context, read, result.record);
-  else {
-    const texts: JsonText[] = [];
-    for (const record of result.records) texts.push(recordText(context, read, record));
-    if (result.kind === 'records') json = new JsonText(stringify(texts) ?? '[]');
-    else {
-      const envelope = context.target.project({
-        next: result.next,
-        previous: result.previous,
-        results: [],
-      }) as AnyRecord;
-      json = new JsonText(stringify({ ...envelope, results: texts }) ?? '{}');
-    }
-  }
+  const bytes = result.kind === 'record' ? recordText(context, read, result.record) : pageBytes(context, result, read);
   if (read.reads) context.core.states.chargeTexts(context.token, read.reads.made);
-  return json;
+  return new JsonBytes(bytes);
 }
 
 export const view: Stage<Incoming & Routed & Authorized & Stored, Viewed> = {
