@@ -78,8 +78,8 @@ let result: ProposeResult;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'drift-propose-test-'));
   root = join(dir, 'contract');
-  // Not the benches' own installs (scripts/bench/peers/node_modules, ~200 MB once `npm run
-  // bench:peers` has run): the build needs none of them.
+  // No node_modules: `npm run bench:peers` installs its peers under scripts/bench/peers/ (~200 MB),
+  // and the build needs none of them.
   const notInstalled = (path: string) => !path.includes('/node_modules');
   for (const part of ['openapi', 'src', 'scripts', 'generated', 'redocly.yaml', 'package.json', 'tsconfig.json']) {
     await cp(join(ROOT, part), join(root, part), { recursive: true, filter: notInstalled });
