@@ -84,9 +84,13 @@ export function keptText(project: Projector, record: AnyRecord, source: ViewSour
  * charged to a state: one page per projector, process-wide; it may hold a state's texts after
  * the state is gone, until the next page of that projector.
  */
-interface Page {
+/** A page's links (a list's `next` and `previous`; undefined for a bare array of records). */
+export interface PageLinks {
   next: unknown;
   previous: unknown;
+}
+
+interface Page extends PageLinks {
   texts: readonly Uint8Array[];
   bytes: Uint8Array;
 }
@@ -94,27 +98,17 @@ interface Page {
 const pages = new WeakMap<Projector, Page>();
 
 /** The page kept for `project` if it was made of the same `texts` and links; else undefined. Allocates nothing. */
-export function keptPage(
-  project: Projector,
-  next: unknown,
-  previous: unknown,
-  texts: readonly Uint8Array[],
-): Uint8Array | undefined {
+export function keptPage(project: Projector, links: PageLinks, texts: readonly Uint8Array[]): Uint8Array | undefined {
   const page = pages.get(project);
-  if (!page || page.next !== next || page.previous !== previous || page.texts.length !== texts.length) return undefined;
+  if (!page || page.next !== links.next || page.previous !== links.previous || page.texts.length !== texts.length)
+    return undefined;
   for (let i = 0; i < texts.length; i++) if (page.texts[i] !== texts[i]) return undefined;
   return page.bytes;
 }
 
 /** Keeps a page's bytes for {@link keptPage}, in place of the projector's last one. */
-export function keepPage(
-  project: Projector,
-  next: unknown,
-  previous: unknown,
-  texts: readonly Uint8Array[],
-  bytes: Uint8Array,
-): void {
-  pages.set(project, { next, previous, texts, bytes });
+export function keepPage(project: Projector, links: PageLinks, texts: readonly Uint8Array[], bytes: Uint8Array): void {
+  pages.set(project, { next: links.next, previous: links.previous, texts, bytes });
 }
 
 /**

@@ -259,7 +259,7 @@ interface Relayed {
 function forward(context: ExchangeContext, client: Client, incoming: Incoming, body: Buffer): Promise<Outcome> {
   const base = { operation: incoming.operation, version: incoming.version, request: incoming.request, incoming };
   const failure = { timedOut: false, declared: undefined as string | undefined };
-  return exchangeUpstream(context, client, incoming, body, failure).then(
+  return exchangeUpstream(context, client, { incoming, body }, failure).then(
     (relayed) => deliver(context, client, incoming, relayed),
     (error) => failed(context, client, { error, ...failure }, base),
   );
@@ -298,13 +298,14 @@ function deliver(context: ExchangeContext, client: Client, incoming: Incoming, r
 function exchangeUpstream(
   context: ExchangeContext,
   client: Client,
-  incoming: Incoming,
-  body: Buffer,
+  sent: { incoming: Incoming; body: Buffer },
   failure: { timedOut: boolean; declared: string | undefined },
 ): Promise<Relayed> {
   const { request, response } = client;
+  const { incoming, body } = sent;
   return new Promise((resolve, reject) => {
-    const outgoing = context.upstream.send(incoming.method, incoming.target, request.rawHeaders, body, {
+    const call = { method: incoming.method, target: incoming.target, rawHeaders: request.rawHeaders, body };
+    const outgoing = context.upstream.send(call, {
       onAnswer: (answer) => {
         const declared = rawHeader(answer.rawHeaders, 'content-length');
         if (Number(declared) > context.maxResponseBytes) {
@@ -317,7 +318,7 @@ function exchangeUpstream(
             answer.statusCode ?? 502,
             headersFor(request, answer, incoming.request.length, { kind: 'streamed' }),
           );
-        relay(answer, response, context, startStream, resolve, reject);
+        relay(answer, response, context, { startStream, done: resolve, fail: reject });
       },
       onError: reject,
     });
@@ -369,19 +370,20 @@ function failed(
   return { ...base, status: 502, response: [], kind: 'unreachable' };
 }
 
+/** What {@link relay} calls: to start streaming, with the answer read, on a failure. */
+interface RelayEnds {
+  startStream: () => void;
+  done: (relayed: Relayed) => void;
+  fail: (error: Error) => void;
+}
+
 /**
  * Reads the answer: held whole while it stays within `heldBytes`; past that, `startStream` sends the
  * headers and the answer is copied to the client as it comes (backpressure kept). `done` gets the
  * held bytes (none once streamed) and the whole of a JSON answer.
  */
-function relay(
-  answer: IncomingMessage,
-  response: ServerResponse,
-  context: ExchangeContext,
-  startStream: () => void,
-  done: (relayed: Relayed) => void,
-  fail: (error: Error) => void,
-): void {
+function relay(answer: IncomingMessage, response: ServerResponse, context: ExchangeContext, ends: RelayEnds): void {
+  const { startStream, done, fail } = ends;
   const contentType = rawHeader(answer.rawHeaders, 'content-type');
   const keep = isJsonMediaType(contentType);
   const chunks: Buffer[] = [];

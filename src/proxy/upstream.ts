@@ -69,20 +69,25 @@ function connectionNames(raw: readonly string[]): string[] {
 /** Methods whose request announces no body when it has none (every other one says `Content-Length: 0`). */
 const BODILESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'DELETE']);
 
+/** One request to the upstream: its method and target, the client's raw header lines, the body read. */
+export interface UpstreamCall {
+  method: string;
+  target: string;
+  rawHeaders: readonly string[];
+  body: Uint8Array;
+}
+
 export interface Upstream {
   /** The base URL without credentials, query or trailing slash: what messages and reports name. */
   readonly name: string;
   /** The URL a request target (an origin-form path and query, `/tickets/7/?x=1`) goes to. */
   urlOf(target: string): URL;
   /**
-   * Sends one request (`rawHeaders`: the client's raw header lines); `onAnswer` gets the status and
+   * Sends one request (`call.rawHeaders`: the client's raw header lines); `onAnswer` gets the status and
    * headers, `onError` a failure to reach the upstream. The request is returned, to cancel it.
    */
   send(
-    method: string,
-    target: string,
-    rawHeaders: readonly string[],
-    body: Uint8Array,
+    call: UpstreamCall,
     handlers: { onAnswer: (answer: IncomingMessage) => void; onError: (error: Error) => void },
   ): ClientRequest;
   close(): void;
@@ -113,7 +118,7 @@ export function createUpstream(base: URL): Upstream {
   return {
     name,
     urlOf,
-    send(method, target, rawHeaders, body, { onAnswer, onError }) {
+    send({ method, target, rawHeaders, body }, { onAnswer, onError }) {
       const outgoing = endToEnd(rawHeaders, (header) => header === 'accept-encoding');
       outgoing.push('Host', base.host);
       if (body.length > 0 || !BODILESS_METHODS.has(method)) outgoing.push('Content-Length', String(body.length));

@@ -112,7 +112,7 @@ function pageBytes(context: Viewing, result: Extract<StoreResult, { kind: 'list'
   const texts: Uint8Array[] = [];
   for (const record of result.records) texts.push(recordText(context, read, record));
   const links = result.kind === 'list' ? result : { next: undefined, previous: undefined };
-  const kept = keptPage(read.project, links.next, links.previous, texts);
+  const kept = keptPage(read.project, links, texts);
   if (kept) return kept;
   const parts = texts.map((text) => new JsonBytes(text));
   let body: unknown = parts;
@@ -121,7 +121,7 @@ function pageBytes(context: Viewing, result: Extract<StoreResult, { kind: 'list'
     body = { ...envelope, results: parts };
   }
   const bytes = jsonBytes(body) as Uint8Array;
-  keepPage(read.project, links.next, links.previous, texts, bytes);
+  keepPage(read.project, links, texts, bytes);
   return bytes;
 }
 
