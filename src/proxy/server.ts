@@ -7,7 +7,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { MAX_RESPONSE_BYTES } from '../client/index.ts';
 import { type Bundle, loadBundles } from '../contract/index.ts';
-import { answerClientError, listen, preflightHeaders, type ServerTimeouts, serverOptionsOf } from '../http/index.ts';
+import {
+  answerClientError,
+  listen,
+  preflightHeaders,
+  problemAnswer,
+  refusal,
+  type ServerTimeouts,
+  serverOptionsOf,
+  writeAnswer,
+} from '../http/index.ts';
 import { createExchangeChecker } from './check.ts';
 import { Deferred } from './deferred.ts';
 import { type ExchangeContext, HELD_BYTES, handleExchange } from './exchange.ts';
@@ -208,10 +217,13 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
 
   const { createServer } = await import('node:http');
   const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
+    // The proxy's own failure (an answer it could not check or send): a problem, the error in the log
+    // only (its message may name files); once the headers are out, the answer is cut instead.
     const fail = (error: Error) => {
       log?.(`${request.method} ${(request.url ?? '/').split('?')[0]} proxy error: ${error.message}`);
-      if (!response.headersSent) response.writeHead(500, { 'Content-Type': 'application/problem+json' });
-      response.end();
+      if (response.headersSent) return void response.destroy(error);
+      const detail = 'The proxy failed on this exchange; its log names the error.';
+      writeAnswer(response, problemAnswer(refusal('internal', detail)));
     };
     try {
       answer(request, response)?.catch(fail);
