@@ -116,6 +116,11 @@ function compilePaths<T>(entries: readonly RouteEntry<T>[]): CompiledPath<T>[] {
   return [...byPath.values()].sort((a, b) => a.params - b.params);
 }
 
+/** The methods as servers hand them over, lower-cased once (a string made per request is hashed per look-up). */
+const LOWER_METHODS = new Map(
+  ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((method) => [method, method.toLowerCase()]),
+);
+
 export function createRouter<T>(entries: readonly RouteEntry<T>[]): Router<T> {
   const paths = compilePaths(entries);
   const versions = [...new Set(entries.map((e) => e.version))].sort((a, b) => versionRank(a) - versionRank(b));
@@ -124,7 +129,7 @@ export function createRouter<T>(entries: readonly RouteEntry<T>[]): Router<T> {
   return {
     versions,
     resolve(rawMethod, pathname, versionHeader) {
-      const method = rawMethod.toLowerCase();
+      const method = LOWER_METHODS.get(rawMethod) ?? rawMethod.toLowerCase();
       const compiled = find(pathname);
       if (!compiled) {
         const alternative = pathname.endsWith('/') ? pathname.slice(0, -1) : `${pathname}/`;

@@ -28,6 +28,8 @@ export function parseTarget(target: string): { pathname: string; searchParams: U
 
 /** False for a path with a malformed percent-escape (`/tickets/%E0/`): refused (400, rule `uri`), never routed. */
 export function isDecodablePath(pathname: string): boolean {
+  // Only an escape can be malformed: most paths have none and skip the decoding.
+  if (!pathname.includes('%')) return true;
   try {
     decodeURIComponent(pathname);
     return true;

@@ -29,6 +29,8 @@ function matchesOne(kind: FilterKind, value: unknown, wanted: unknown): boolean 
     }
     case 'eq':
     case 'bool':
+      // Two strings (most filters) compared as they are; String() only for numbers and booleans.
+      if (typeof value === 'string' && typeof wanted === 'string') return value === wanted;
       return value !== undefined && value !== null && String(value) === String(wanted);
     case 'from':
       return typeof value === 'string' && value >= String(wanted);

@@ -11,6 +11,7 @@ import {
   pathParameterNames,
   responseMediaOf,
   templateToRegExp,
+  VERSION_HEADER,
 } from '../contract/index.ts';
 import { validatorsOf } from '../validation/index.ts';
 import { createProjector } from './project.ts';
@@ -45,6 +46,9 @@ export function targetsOf(bundles: Bundle[]) {
           listing.find((l) => l.version === bundle.version && l.operationId === operation.operationId)?.examples ?? {},
         exampleValues,
         statuses: Object.keys(operation.operation.responses ?? {}),
+        // Made once here, not per request (frozen: a stage adding a header copies them first).
+        served: Object.freeze({ [VERSION_HEADER]: bundle.version }),
+        problem: Object.freeze({ operation: operation.operationId, version: bundle.version }),
       };
       return { method: operation.method, path: operation.path, version: bundle.version, target };
     });

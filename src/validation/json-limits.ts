@@ -24,12 +24,15 @@ export function nestingViolation(
   limit: number = MAX_NESTING,
   subject: string = formatField(location),
 ): Violation | undefined {
-  const stack: { value: unknown; path: string[] }[] = [{ value, path: location }];
+  if (!value || typeof value !== 'object') return undefined;
+  // Only objects and arrays are stacked, each with its parent: a path is made only for the report
+  // (a copy of it per value made a create's body cost more than its parsing).
+  const stack: Nested[] = [{ value, key: '', parent: undefined, depth: 0 }];
   while (stack.length > 0) {
-    const { value: node, path } = stack.pop() as { value: unknown; path: string[] };
-    if (!node || typeof node !== 'object') continue;
-    if (path.length - location.length >= limit) {
+    const node = stack.pop() as Nested;
+    if (node.depth >= limit) {
       const field = formatField(location);
+      const path = [...location, ...keysOf(node)];
       return {
         field,
         rule: 'maxDepth',
@@ -37,9 +40,25 @@ export function nestingViolation(
         location,
       };
     }
-    for (const [key, child] of Object.entries(node)) stack.push({ value: child, path: [...path, key] });
+    for (const [key, child] of Object.entries(node.value))
+      if (child && typeof child === 'object') stack.push({ value: child, key, parent: node, depth: node.depth + 1 });
   }
   return undefined;
+}
+
+/** An object or array met by {@link nestingViolation}: its key in its parent, how deep it is. */
+interface Nested {
+  value: object;
+  key: string;
+  parent: Nested | undefined;
+  depth: number;
+}
+
+/** The keys from the root to `node`. */
+function keysOf(node: Nested): string[] {
+  const keys: string[] = [];
+  for (let at: Nested | undefined = node; at?.parent; at = at.parent) keys.push(at.key);
+  return keys.reverse();
 }
 
 /** Numbers a JSON body may not carry: non-finite ones and integers beyond 2^53 - 1. */
@@ -62,10 +81,14 @@ export function unsafeNumbers(value: unknown, location: string[] = ['body'], out
     }
   } else if (Array.isArray(value)) {
     value.forEach((item, index) => {
-      unsafeNumbers(item, [...location, String(index)], out);
+      if (mayHoldNumbers(item)) unsafeNumbers(item, [...location, String(index)], out);
     });
   } else if (value && typeof value === 'object') {
-    for (const [key, child] of Object.entries(value)) unsafeNumbers(child, [...location, key], out);
+    for (const [key, child] of Object.entries(value))
+      if (mayHoldNumbers(child)) unsafeNumbers(child, [...location, key], out);
   }
   return out;
 }
+
+/** A number, or an object or array that may hold one: a string, boolean or null needs no location made. */
+const mayHoldNumbers = (value: unknown): boolean => typeof value === 'number' || (!!value && typeof value === 'object');

@@ -277,7 +277,12 @@ function coercePath(pathParams: ParamSpec[], values: Record<string, string>) {
 /** The query, coerced per the parameter kinds (arrays: repeated or comma-separated values). */
 function queryOf(queryParams: ParamSpec[], search: URLSearchParams): Record<string, unknown> {
   const query: Record<string, unknown> = {};
+  if (search.size === 0) return query;
+  // The names sent, once: a declared parameter not sent costs a look-up, not a walk of the query
+  // and an array (a list declares a score of filters; a request sends one or two).
+  const sent = new Set(search.keys());
   for (const param of queryParams) {
+    if (!sent.has(param.name)) continue;
     const all = search.getAll(param.name);
     if (all.length === 0) continue;
     query[param.name] =

@@ -10,12 +10,16 @@ import { refuseRouted } from './respond.ts';
 
 const SECOND_CREDENTIAL = /,\s*(?:bearer|basic|digest|negotiate|token)[ \t]+\S/i;
 
+/** A second credential after a comma (the look only when there is a comma). */
+const secondCredential = (authorization: string | undefined): boolean =>
+  authorization?.includes(',') === true && SECOND_CREDENTIAL.test(authorization);
+
 export const auth: Stage<Incoming & Routed, Authorized> = {
   name: 'auth',
   run: (context) => {
     // Two Authorization headers: seen by a raw-header adapter, or joined by Fetch's Headers as
     // "Bearer a, Bearer b" (a second credential after a comma; a readable token may hold commas).
-    if (context.raw.repeated?.('authorization') || SECOND_CREDENTIAL.test(context.authorization ?? '')) {
+    if (context.raw.repeated?.('authorization') || secondCredential(context.authorization)) {
       const message = 'The Authorization header was sent more than once; send one bearer token.';
       return refuseRouted(
         context,

@@ -60,7 +60,10 @@ function parseJson(context: Reading, bytes: Uint8Array | 'too-large'): RawRespon
     const message = `Unsupported content type "${contentType}"; send Content-Type: application/json.`;
     return refuseRouted(context, unsupportedMediaType('content-type', message, context.problem));
   }
-  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  // Parameters follow a `;`: a plain `application/json` skips the look for a charset.
+  const charset = contentType?.includes(';')
+    ? /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(contentType)?.[1]?.toLowerCase()
+    : undefined;
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     // JSON is UTF-8 (RFC 8259 §8.1): bytes declared in another charset would be misread.
     const message = `Unsupported charset "${charset}"; JSON bodies are UTF-8 (Content-Type: application/json; charset=utf-8).`;

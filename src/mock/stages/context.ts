@@ -68,6 +68,10 @@ export interface Target {
   examples: Record<string, string[]>;
   exampleValues: Record<string, unknown>;
   statuses: string[];
+  /** The headers of every answer of the operation (its version): the route stage's `served`. */
+  served: Readonly<Record<string, string>>;
+  /** Operation and version, named in every problem body: the route stage's `problem`. */
+  problem: Readonly<{ operation: string; version: string }>;
 }
 
 /** What every request shares: built once per engine. */
@@ -138,10 +142,10 @@ export interface Incoming {
 export interface Routed {
   target: Target;
   version: ApiVersion;
-  /** Headers of every answer once routed (the version served). */
-  served: Record<string, string>;
+  /** Headers of every answer once routed (the version served); shared and frozen: copy to add one. */
+  served: Readonly<Record<string, string>>;
   /** Operation and version, named in every problem body. */
-  problem: { operation: string; version: string };
+  problem: Readonly<{ operation: string; version: string }>;
 }
 
 /** Added by the auth stage: the request carries a bearer token. */

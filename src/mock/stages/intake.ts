@@ -99,7 +99,9 @@ function finish(context: RequestContext, response: RawResponse, started: number)
     const kept = raw instanceof BodyKeeping ? raw : undefined;
     const request = kept?.raw ?? raw;
     logExchange(core.log, { request, response, requestBody: kept?.body, ms: performance.now() - started, stateKey });
-    return { ...response, headers: { ...corsHeaders(raw.header('origin')), ...response.headers } };
+    // One literal of every field (not a spread of the answer): the same object shape for every answer.
+    const headers = { ...corsHeaders(raw.header('origin')), ...response.headers };
+    return { status: response.status, headers, body: response.body, kind: response.kind, version: response.version };
   } finally {
     close(context);
   }

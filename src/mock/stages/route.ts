@@ -11,6 +11,8 @@ import type { Incoming, Routed, Stage } from './context.ts';
 import { api, refuse } from './respond.ts';
 
 export const RESET_PATH = '/__mock/reset';
+/** The version header's name as adapters hand header names over (lower-cased once, here). */
+const VERSION_HEADER_NAME = VERSION_HEADER.toLowerCase();
 
 export const route: Stage<Incoming, Routed> = {
   name: 'route',
@@ -18,15 +20,15 @@ export const route: Stage<Incoming, Routed> = {
     const { raw, method, pathname, core } = context;
     // A malformed percent-escape cannot be routed.
     if (!isDecodablePath(pathname)) return refuse(malformedUrl(pathname));
-    const found = core.router.resolve(method, pathname, raw.header(VERSION_HEADER.toLowerCase()) || undefined);
+    const found = core.router.resolve(method, pathname, raw.header(VERSION_HEADER_NAME) || undefined);
     // Unlisted version: answered with the version received, for the log.
     if (found.kind === 'unsupported-version') return refuse(routeRefusal(found, pathname), {}, found.received);
     if (found.kind === 'matched') {
       const { target } = found;
       context.target = target;
       context.version = target.version;
-      context.served = { [VERSION_HEADER]: target.version };
-      context.problem = { operation: target.operation.operationId, version: target.version };
+      context.served = target.served;
+      context.problem = target.problem;
       return undefined;
     }
     // A plain OPTIONS: the methods the path allows.

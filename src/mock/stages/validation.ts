@@ -16,6 +16,8 @@ type Checking = Incoming & Routed & Parsed & Checked;
 import { refuseRouted } from './respond.ts';
 
 function decodePath(text: string): string {
+  // Only a segment with an escape is decoded (most are plain ids).
+  if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text);
   } catch {
@@ -51,8 +53,26 @@ function checkUnknown(context: Checking): RawResponse | undefined {
     const detail = `Unknown query parameter(s) ${unknown.map((n) => `query.${n}`).join(', ')} (strict query).`;
     return refuseRouted(context, refusal('badRequest', detail, violations, context.problem));
   }
-  context.served[UNKNOWN_QUERY_HEADER] = names;
+  // The route stage's headers are shared by every answer of the operation: copied, not changed.
+  context.served = { ...context.served, [UNKNOWN_QUERY_HEADER]: names };
   return undefined;
+}
+
+/** A parameter that takes one value but was sent more than once, if any. */
+function repeatedParam(context: Checking) {
+  const { searchParams } = context;
+  for (const p of context.target.validator.queryParams)
+    if (p.kind !== 'array' && searchParams.getAll(p.name).length > 1) return p;
+  return undefined;
+}
+
+/** The path's parameters by name, as sent (decoded). */
+function pathValues(target: Checking['target'], pathname: string): Record<string, string> {
+  const captured = target.pathPattern.exec(pathname);
+  const values: Record<string, string> = {};
+  const names = target.pathNames;
+  for (let i = 0; i < names.length; i++) values[names[i] as string] = decodePath(captured?.[i + 1] ?? '');
+  return values;
 }
 
 export const validation: Stage<Incoming & Routed & Parsed, Checked> = {
@@ -65,7 +85,8 @@ export const validation: Stage<Incoming & Routed & Parsed, Checked> = {
       const refused = checkUnknown(context);
       if (refused) return refused;
     }
-    const repeated = validator.queryParams.find((p) => p.kind !== 'array' && searchParams.getAll(p.name).length > 1);
+    // Without a query nothing is repeated.
+    const repeated = searchParams.size > 1 ? repeatedParam(context) : undefined;
     if (repeated) {
       // One value expected, several sent: which one counts is not for the mock to guess.
       const times = searchParams.getAll(repeated.name).length;
@@ -75,14 +96,11 @@ export const validation: Stage<Incoming & Routed & Parsed, Checked> = {
         fieldRefusal('badRequest', { field: `query.${repeated.name}`, rule: 'duplicate', message }, context.problem),
       );
     }
-    const captured = target.pathPattern.exec(context.pathname)?.slice(1) ?? [];
-    const path = validator.checkPath(
-      Object.fromEntries(target.pathNames.map((name, i) => [name, decodePath(captured[i] ?? '')])),
-    );
+    const path = validator.checkPath(pathValues(target, context.pathname));
     const query = validator.checkQuery(searchParams);
     context.path = path.values;
     context.query = query.query;
-    const violations = [...path.violations, ...query.violations];
+    const violations = path.violations.length > 0 ? [...path.violations, ...query.violations] : query.violations;
     if (context.body !== undefined) violations.push(...validator.checkBody(context.body));
     else if (validator.hasBody && validator.bodyRequired) {
       violations.push({ field: 'body', rule: 'required', message: 'Body parameter is required', location: ['body'] });
