@@ -5,6 +5,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { versionOf } from '../../src/contract/index.ts';
 import { type ProxyServer, startProxy } from '../../src/proxy/index.ts';
 import { ROOT } from '../helpers/bundles.ts';
 import { type StandIn, startStandIn } from './stand-in.ts';
@@ -13,11 +14,13 @@ let upstream: StandIn;
 let proxy: ProxyServer;
 let dir: string;
 const log: string[] = [];
+/** The version a ticket is read in by default: its bundle is the one doctored. */
+const version = versionOf('GET', '/tickets/{id}/');
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'proxy-failure-'));
   await cp(join(ROOT, 'generated', 'openapi'), dir, { recursive: true });
-  const file = join(dir, 'unstable.json');
+  const file = join(dir, `${version}.json`);
   const bundle = JSON.parse(await readFile(file, 'utf8'));
   // A pattern that is not a regular expression: the answer's validator throws when compiled.
   bundle.components.schemas.Ticket.properties.subject = { type: 'string', pattern: '[' };
@@ -33,7 +36,7 @@ afterAll(async () => {
 
 it('answers its own failure as a 500 problem with a body, and logs the error', async () => {
   const answer = await fetch(`${proxy.url}/tickets/12/`, {
-    headers: { Authorization: 'Bearer t', 'X-Service-API-Version': 'unstable' },
+    headers: { Authorization: 'Bearer t', 'X-Service-API-Version': version },
   });
   expect(answer.status).toBe(500);
   expect(answer.headers.get('content-type')).toBe('application/problem+json');
