@@ -4,9 +4,9 @@
  * Exit codes (./exit-codes.ts): 0 done (and at least P%), 1 under `--min`, 2 usage error, 3 the
  * mock could not be asked.
  */
-import { parseArgs } from 'node:util';
 import { type CoverageReport, formatCoverage } from '../mock/index.ts';
 import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
+import { parseFlags } from './flags.ts';
 
 export const COVERAGE_USAGE = `coverage --base-url URL [--token TOKEN] [--json] [--min P]
   --base-url URL   the running mock (npm start, store-admin-contract mock), e.g. http://127.0.0.1:4010
@@ -23,21 +23,13 @@ interface Flags {
 }
 
 function flagsOf(args: string[]): Flags | 'help' {
-  let values: { 'base-url'?: string; token?: string; json?: boolean; min?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        'base-url': { type: 'string' },
-        token: { type: 'string' },
-        json: { type: 'boolean' },
-        min: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseFlags(args, {
+    'base-url': { type: 'string' },
+    token: { type: 'string' },
+    json: { type: 'boolean' },
+    min: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) return 'help';
   const baseUrl = values['base-url'];
   if (baseUrl === undefined) throw new UsageError('coverage needs --base-url URL (the running mock)');

@@ -3,7 +3,6 @@
  * say, and with --base-url/--token how a server's answers to the recorded reads differ in shape.
  * Exit codes (./exit-codes.ts): 0 no drift, 1 drift found, 2 usage error, 3 the run failed.
  */
-import { parseArgs } from 'node:util';
 import {
   formatDrift,
   formatProposal,
@@ -14,6 +13,7 @@ import {
   writeProposed,
 } from '../drift/index.ts';
 import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
+import { parseFlags } from './flags.ts';
 
 export const DRIFT_USAGE = `drift --recording FILE [--base-url URL --token TOKEN] [--json] [--propose [--write] [--root DIR]]
   --recording FILE    a recording written by "proxy --record FILE"
@@ -26,33 +26,16 @@ export const DRIFT_USAGE = `drift --recording FILE [--base-url URL --token TOKEN
   Exit codes: 0 no drift, 1 drift found, 2 usage error, 3 the run failed.`;
 
 export async function runDriftCommand(args: string[]): Promise<ExitCode> {
-  let values: {
-    recording?: string;
-    'base-url'?: string;
-    token?: string;
-    json?: boolean;
-    help?: boolean;
-    propose?: boolean;
-    write?: boolean;
-    root?: string;
-  };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        recording: { type: 'string' },
-        'base-url': { type: 'string' },
-        token: { type: 'string' },
-        json: { type: 'boolean' },
-        propose: { type: 'boolean' },
-        write: { type: 'boolean' },
-        root: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = parseFlags(args, {
+    recording: { type: 'string' },
+    'base-url': { type: 'string' },
+    token: { type: 'string' },
+    json: { type: 'boolean' },
+    propose: { type: 'boolean' },
+    write: { type: 'boolean' },
+    root: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     console.log(`Usage: ${DRIFT_USAGE}`);
     return EXIT.ok;

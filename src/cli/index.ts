@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { type ApiVersion, packageRoot, VERSION_HEADER, VERSIONS } from '../contract/index.ts';
 import { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
+import { parseFlags } from './flags.ts';
 
 export { CommandError, EXIT, type ExitCode, UsageError } from './exit-codes.ts';
 
@@ -129,7 +129,7 @@ async function coverage(args: string[]): Promise<ExitCode> {
 }
 
 async function types(args: string[]): Promise<ExitCode> {
-  const { values } = parseArgs({ args, options: { version: { type: 'string' }, out: { type: 'string' } } });
+  const values = parseFlags(args, { version: { type: 'string' }, out: { type: 'string' } });
   const version = parseVersion(values.version);
   if (!values.out) throw new UsageError('types needs --out FILE');
   const out = resolve(values.out);
@@ -193,8 +193,8 @@ export async function runCli(argv: string[], name: string = BIN): Promise<ExitCo
   try {
     return await dispatch(argv);
   } catch (error) {
-    const { code } = error as { code?: string };
-    if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
+    // Flags are read by ./flags.ts: a bad one is a UsageError too.
+    if (error instanceof UsageError) {
       console.error(`${name}: ${(error as Error).message}\nRun "${name} --help" for usage.`);
       return EXIT.usage;
     }

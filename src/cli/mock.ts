@@ -5,7 +5,6 @@
  * and exits 0. Bad flags and a `--data` file the contract refuses throw UsageError; a server that cannot listen (busy port, bad host) throws
  * CommandError, each one line (exit codes: ./exit-codes.ts).
  */
-import { parseArgs } from 'node:util';
 import { listExamples, loadBundles, VERSION_HEADER } from '../contract/index.ts';
 import {
   DEFAULT_HOST,
@@ -22,6 +21,7 @@ import {
   startMock,
 } from '../mock/index.ts';
 import { CommandError, UsageError } from './exit-codes.ts';
+import { parseFlags } from './flags.ts';
 
 export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N] [--shared-state] [--max-records N] [--max-state-bytes N]
      [--data FILE] [--state FILE] [--strict-query] [--admin-token T]
@@ -49,33 +49,26 @@ export const MOCK_USAGE = `mock [--port N] [--host H] [--seed S] [--page-size N]
   docs/mock.md documents the data, filters, pagination, writes and resets.`;
 
 function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: {
-        port: { type: 'string', short: 'p' },
-        host: { type: 'string' },
-        dynamic: { type: 'boolean', default: false },
-        static: { type: 'boolean', default: false },
-        seed: { type: 'string', default: DEFAULT_SEED },
-        'page-size': { type: 'string' },
-        'shared-state': { type: 'boolean', default: false },
-        'strict-query': { type: 'boolean', default: false },
-        'max-records': { type: 'string' },
-        'max-state-bytes': { type: 'string' },
-        data: { type: 'string' },
-        state: { type: 'string' },
-        'admin-token': { type: 'string' },
-        fail: { type: 'string', multiple: true },
-        delay: { type: 'string', multiple: true },
-        'bundles-dir': { type: 'string' },
-        quiet: { type: 'boolean', default: false },
-        examples: { type: 'boolean', default: false },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(args, {
+    port: { type: 'string', short: 'p' },
+    host: { type: 'string' },
+    dynamic: { type: 'boolean', default: false },
+    static: { type: 'boolean', default: false },
+    seed: { type: 'string', default: DEFAULT_SEED },
+    'page-size': { type: 'string' },
+    'shared-state': { type: 'boolean', default: false },
+    'strict-query': { type: 'boolean', default: false },
+    'max-records': { type: 'string' },
+    'max-state-bytes': { type: 'string' },
+    data: { type: 'string' },
+    state: { type: 'string' },
+    'admin-token': { type: 'string' },
+    fail: { type: 'string', multiple: true },
+    delay: { type: 'string', multiple: true },
+    'bundles-dir': { type: 'string' },
+    quiet: { type: 'boolean', default: false },
+    examples: { type: 'boolean', default: false },
+  });
 }
 
 function printExamples(bundlesDir: string | undefined): void {

@@ -3,7 +3,6 @@
  * (SIGINT) or SIGTERM, when it prints its summary, writes the recording and exits 0. Bad flags are
  * usage errors (2); a port that cannot be used or a recording that cannot be written, 3.
  */
-import { parseArgs } from 'node:util';
 import {
   DEFAULT_PROXY_PORT,
   DEFAULT_RECORD_LIMIT,
@@ -17,6 +16,7 @@ import {
   VIOLATIONS_HEADER,
 } from '../proxy/index.ts';
 import { CommandError, EXIT, UsageError } from './exit-codes.ts';
+import { parseFlags } from './flags.ts';
 
 export const PROXY_USAGE = `proxy --upstream URL [--port N] [--host H] [--record FILE [--force]] [--record-limit N]
       [--record-max-bytes N] [--redact FIELDS] [--strict] [--upstream-timeout MS] [--held-bytes N] [--quiet]
@@ -47,29 +47,22 @@ function positiveInteger(flag: string, text: string | undefined, fallback: numbe
 }
 
 function parse(args: string[]) {
-  try {
-    return parseArgs({
-      args,
-      options: {
-        upstream: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        record: { type: 'string' },
-        'record-limit': { type: 'string' },
-        'record-max-bytes': { type: 'string' },
-        force: { type: 'boolean' },
-        redact: { type: 'string' },
-        strict: { type: 'boolean' },
-        'upstream-timeout': { type: 'string' },
-        'held-bytes': { type: 'string' },
-        quiet: { type: 'boolean' },
-        'bundles-dir': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }).values;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(args, {
+    upstream: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    record: { type: 'string' },
+    'record-limit': { type: 'string' },
+    'record-max-bytes': { type: 'string' },
+    force: { type: 'boolean' },
+    redact: { type: 'string' },
+    strict: { type: 'boolean' },
+    'upstream-timeout': { type: 'string' },
+    'held-bytes': { type: 'string' },
+    quiet: { type: 'boolean' },
+    'bundles-dir': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
 }
 
 export async function runProxyCommand(args: string[]): Promise<'help' | 'running'> {

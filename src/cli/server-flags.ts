@@ -3,8 +3,9 @@
  * the token, writes allowed, path parameters, versions, output and bundles. One table, one parser,
  * one reading of `--base-url`/`--token` (or their CONFORMANCE_* env) and of `--param NAME=VALUE`.
  */
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from './exit-codes.ts';
+import { parseFlags } from './flags.ts';
 
 const SERVER_OPTIONS = {
   'base-url': { type: 'string' },
@@ -34,12 +35,8 @@ export function parseServerFlags<K extends string>(
   own: readonly K[] = [],
 ): ServerFlags & Partial<Record<K, string>> {
   const options = { ...SERVER_OPTIONS, ...Object.fromEntries(own.map((name) => [name, { type: 'string' }])) };
-  try {
-    return parseArgs({ args, options: options as ParseArgsConfig['options'] }).values as ServerFlags &
-      Partial<Record<K, string>>;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  return parseFlags(args, options as NonNullable<ParseArgsConfig['options']>) as ServerFlags &
+    Partial<Record<K, string>>;
 }
 
 /** The server to call: `--base-url` and `--token` (or CONFORMANCE_BASE_URL / CONFORMANCE_TOKEN), checked. */
