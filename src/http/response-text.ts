@@ -3,6 +3,7 @@
  * replay, the fuzzer): past the bound, or when Content-Length already says more, the rest is never
  * read. Browser-safe (no Buffer).
  */
+import { bodyText } from './answer.ts';
 
 /** An answer over the bound: `declared` when its Content-Length said so before anything was read. */
 export interface Oversize {
@@ -36,5 +37,5 @@ export async function boundedText(response: Response, max: number): Promise<stri
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bodyText(bytes);
 }

@@ -68,9 +68,6 @@ interface Entry {
   unknownQuery?: string | undefined;
 }
 
-/** Decodes a logged request body (one decoder: it keeps no state between calls). */
-const decoder = new TextDecoder();
-
 /**
  * A body as kept: whole up to one character over the limit (to know it was cut when listed), else
  * that much copied, so that the whole body is free to go: a slice alone would hold it (V8 slices
@@ -93,8 +90,8 @@ const keptBytes = (body: string | Uint8Array): string | Uint8Array => {
   if (body.byteLength <= BODY_LIMIT + 1) return body;
   let text = heads.get(body);
   if (text === undefined) {
-    const head = decoder.decode(body.subarray(0, BODY_LIMIT + 1));
-    text = head.length > BODY_LIMIT ? head : kept(decoder.decode(body.subarray(0, (BODY_LIMIT + 1) * 3)));
+    const head = bodyText(body.subarray(0, BODY_LIMIT + 1));
+    text = head.length > BODY_LIMIT ? head : kept(bodyText(body.subarray(0, (BODY_LIMIT + 1) * 3)));
     heads.set(body, text);
   }
   return text;
@@ -197,7 +194,7 @@ export function logExchange(log: RequestLog, exchange: RawExchange): void {
         ? ''
         : requestBody === 'too-large'
           ? '(over the body limit, not read)'
-          : decoder.decode(requestBody.subarray(0, BODY_LIMIT * 4)),
+          : bodyText(requestBody.subarray(0, BODY_LIMIT * 4)),
     responseType: contentTypeOf(response.headers),
     responseBody: response.body,
     unknownQuery: response.headers[UNKNOWN_QUERY_HEADER],

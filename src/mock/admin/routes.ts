@@ -7,7 +7,7 @@
  * snapshots and forks (`/global-snapshots`, `/forks`) belong to no state but the one they copy or make.
  */
 
-import { fieldRefusal, methodNotAllowed } from '../../http/index.ts';
+import { bodyText, fieldRefusal, methodNotAllowed } from '../../http/index.ts';
 import { fixturesOf } from '../model/fixtures.ts';
 import type { Incoming, RawResponse } from '../stages/context.ts';
 import { json, refuse as refuseWith } from '../stages/respond.ts';
@@ -266,7 +266,7 @@ async function bodyOf(incoming: Incoming): Promise<{ body: Record<string, unknow
       refusal: failure('tooLarge', 'body', 'maxBytes', 'Admin request bodies are small JSON objects.'),
     };
   }
-  const text = new TextDecoder().decode(bytes).trim();
+  const text = bodyText(bytes).trim();
   if (text === '') return { body: {} };
   try {
     const value: unknown = JSON.parse(text);
