@@ -8,13 +8,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../../src/cli/index.ts';
 import { type DriftReport, INFORMATION, runDrift } from '../../src/drift/index.ts';
 import { type MockServer, startMock } from '../../src/mock/index.ts';
+import { SHARED_RECORDING, withoutSharedRecording } from '../helpers/shared-recording.ts';
 
-const SHARED = resolve(import.meta.dirname, '../../../shared/recordings/staging-2026-11-25.json');
+const SHARED = SHARED_RECORDING;
 const SHAPE = ['replay-status', 'replay-missing', 'replay-extra', 'replay-type'];
 
 /** runCli with its output captured. */
@@ -28,7 +29,7 @@ async function cli(args: string[]): Promise<{ code: number; out: string }> {
   }
 }
 
-describe('drift --base-url against the mock serving the shared recording', () => {
+describe.skipIf(withoutSharedRecording)('drift --base-url against the mock serving the shared recording', () => {
   let mock: MockServer;
   beforeAll(async () => {
     mock = await startMock({ port: 0, dataFile: SHARED, warn: () => {} });
