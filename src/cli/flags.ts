@@ -5,7 +5,11 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from './exit-codes.ts';
 
-export function parseFlags<const O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+type Options = NonNullable<ParseArgsConfig['options']>;
+/** The values parseArgs reads for `O` (named, so that the declaration the package ships can say it). */
+export type FlagValues<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O }>>['values'];
+
+export function parseFlags<const O extends Options>(args: string[], options: O): FlagValues<O> {
   try {
     return parseArgs({ args, options }).values;
   } catch (error) {
