@@ -1,7 +1,7 @@
 /**
  * Builds every generated artifact from the hand-written OpenAPI source, so that what users consume
  * (bundles, types, the contract's operation table) is always derived and never edited by hand:
- *   1. Redocly bundles each API of redocly.yaml into generated/openapi/<version>.yaml
+ *   1. Redocly bundles every API of redocly.yaml (one run) into generated/openapi/<version>.yaml
  *   2. the same bundle is written as generated/openapi/<version>.json
  *   3. openapi-typescript turns each bundle into generated/types/<version>.ts
  *   4. generated/types/index.ts (type level) and src/contract/operations.generated.ts (the versions,
@@ -17,7 +17,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXIT } from '../src/cli/index.ts';
 import { packageRoot } from '../src/contract/index.ts';
-import { bundleApi } from './lib/redocly.ts';
+import { bundleApis } from './lib/redocly.ts';
 import { redoclyApis } from './lib/redocly-apis.ts';
 import { assertLocalRefs, SourceGuardError } from './lib/source-guard.ts';
 
@@ -63,14 +63,12 @@ const apis = redoclyApis(root);
 console.log(`Building ${apis.length} API versions into ${generated}`);
 await mkdir(join(generated, 'openapi'), { recursive: true });
 if (!bundlesOnly) await mkdir(join(generated, 'types'), { recursive: true });
-const documents = new Map<string, Record<string, unknown>>();
-for (const api of apis) {
-  const { version } = api;
-  const yamlFile = join(generated, 'openapi', `${version}.yaml`);
-  const document = await step(`bundle ${version} -> openapi/${version}.yaml`, () => bundleApi(api, yamlFile, root));
-  if (!bundlesOnly) void codegen(); // loads while the next version bundles
+const documents = await step(`bundle ${apis.length} versions -> openapi/<version>.yaml`, () =>
+  bundleApis(apis, join(generated, 'openapi'), root),
+);
+if (!bundlesOnly) void codegen(); // loads while the JSON is written
+for (const [version, document] of documents) {
   assertLocalRefs(document, `the ${version} bundle`); // openapi-typescript would resolve anything else
-  documents.set(version, document);
   await step(`write  ${version} -> openapi/${version}.json`, () =>
     writeFile(join(generated, 'openapi', `${version}.json`), `${JSON.stringify(document, null, 2)}\n`),
   );
