@@ -18,11 +18,10 @@
  */
 import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { EXIT } from '../src/cli/index.ts';
-import { VERSIONS } from '../src/contract/index.ts';
+import { packageRoot, VERSIONS } from '../src/contract/index.ts';
 import {
   type Change,
   compareDocuments,
@@ -70,7 +69,7 @@ try {
   fail(`${(error as Error).message}\n${USAGE}`);
 }
 if (!values.base) fail(`missing --base <git-ref>\n${USAGE}`);
-const ROOT = resolve(values.dir ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
+const ROOT = resolve(values.dir ?? packageRoot());
 
 const git = async (...args: string[]): Promise<string> => {
   const { stdout } = await promisify(execFile)('git', args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });

@@ -8,12 +8,14 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/bundles.ts';
 import { expectCommittedEqualsFresh } from '../helpers/freshness.ts';
+import { bundled } from '../helpers/process.ts';
 
 let fresh: string;
 
 beforeAll(async () => {
   fresh = await mkdtemp(join(tmpdir(), 'contract-build-'));
-  await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/build.ts', '--out', fresh], { cwd: ROOT });
+  // The build as the suites run it (bundled for the run: test/setup/cli.ts), the same source.
+  await promisify(execFile)(process.execPath, [bundled('scripts/build.ts'), '--out', fresh], { cwd: ROOT });
 }, 120_000);
 
 afterAll(() => rm(fresh, { recursive: true, force: true }));

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { versionOf } from '../../src/contract/index.ts';
 import { ROOT, VERSIONS } from '../helpers/bundles.ts';
+import { bundled } from '../helpers/process.ts';
 
 interface Run {
   code: number;
@@ -17,14 +18,9 @@ interface Run {
 
 function diff(...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/diff.ts', ...args],
-      { cwd: ROOT },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-      },
-    );
+    execFile(process.execPath, [bundled('scripts/diff.ts'), ...args], { cwd: ROOT }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
   });
 }
 

@@ -3,14 +3,31 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Where test/setup/cli.ts bundles src/cli/bin.ts for each run. */
+/** Where test/setup/cli.ts bundles the CLI and the scripts the suites spawn, for each run. */
 export const CLI_BUNDLE_DIR = fileURLToPath(new URL('../../node_modules/.cache/cli-bundle', import.meta.url));
 
+/** The entry points test/setup/cli.ts bundles: the name of each bundle, and its source. */
+export const BUNDLED = {
+  bin: 'src/cli/bin.ts',
+  diff: 'scripts/diff.ts',
+  build: 'scripts/build.ts',
+  'check-sources': 'scripts/check-sources.ts',
+} as const;
+export type BundledSource = (typeof BUNDLED)[keyof typeof BUNDLED];
+
 /**
- * `node` arguments that run the CLI in one process: src/cli/bin.ts as test/setup/cli.ts bundled it
- * for this run (the same source without tsx's ~0.5 s of CPU per process; any cwd).
+ * The file that runs `source` (a path of BUNDLED, from the repository root) in one `node` process:
+ * as test/setup/cli.ts bundled it for this run (the same source without tsx's ~0.35-0.5 s of CPU
+ * per process; any cwd).
  */
-export const CLI = [join(CLI_BUNDLE_DIR, 'bin.mjs')];
+export function bundled(source: BundledSource): string {
+  const name = Object.entries(BUNDLED).find(([, file]) => file === source)?.[0];
+  if (!name) throw new Error(`${source} is not bundled for the suites (BUNDLED, test/helpers/process.ts)`);
+  return join(CLI_BUNDLE_DIR, `${name}.mjs`);
+}
+
+/** `node` arguments that run the CLI (src/cli/bin.ts, bundled). */
+export const CLI = [bundled(BUNDLED.bin)];
 
 export interface Run {
   code: number | null;

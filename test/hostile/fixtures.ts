@@ -9,15 +9,13 @@ import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/pr
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { VERSIONS } from '../helpers/bundles.ts';
-import { type Run, runProcess } from '../helpers/process.ts';
+import { type BundledSource, bundled, type Run, runProcess } from '../helpers/process.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are built as untyped JSON.
 type Json = any;
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = pathToFileURL(join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
 /** The string a file outside the repository holds: it must never show up in any output. */
 export const MARKER = 'SECRET-MARKER-6f1d2c9a';
@@ -53,9 +51,17 @@ export const STORE_SCHEMA = 'openapi/components/schemas/Store.yaml';
 
 export type { Run };
 
-/** Runs a TypeScript script of this repository (through tsx) in `cwd`; never throws on exit codes. */
-export function runScript(script: string, args: string[], cwd: string, timeoutMs = 240_000): Promise<Run> {
-  return runProcess(process.execPath, ['--import', TSX, join(ROOT, script), ...args], {
+/**
+ * Runs a TypeScript script of this repository (bundled for the run: test/setup/cli.ts) in `cwd`;
+ * never throws on exit codes.
+ */
+export function runScript(
+  script: BundledSource,
+  args: string[],
+  cwd: string,
+  timeoutMs = 240_000,
+): Promise<Run> {
+  return runProcess(process.execPath, [bundled(script), ...args], {
     cwd,
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
     timeoutMs,
