@@ -12,6 +12,8 @@ export const BUNDLED = {
   diff: 'scripts/diff.ts',
   build: 'scripts/build.ts',
   'check-sources': 'scripts/check-sources.ts',
+  generate: 'test/ecosystem/generate.ts',
+  'deadline-gc': 'test/hostile/deadline-gc.ts',
 } as const;
 export type BundledSource = (typeof BUNDLED)[keyof typeof BUNDLED];
 

@@ -1,5 +1,5 @@
 /**
- * A child process of deadline.test.ts (run with `node --expose-gc --import tsx`): a call with
+ * A child process of deadline.test.ts (run with `node --expose-gc`, bundled by test/setup/cli.ts): a call with
  * `timeout: 500` to a node:http server that trickles its answer, first before its headers, then
  * inside its body, with a forced garbage collection every 20 ms. Prints one JSON line per phase:
  * `{"phase", "outcome": <the call's error name, or answered / pending>, "ms": <until settled>}`.

@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAdminClient, DEFAULT_TIMEOUT } from '../../src/client/index.ts';
 import { startServer, type TestServer } from '../client/server.ts';
-import { runProcess } from '../helpers/process.ts';
+import { bundled, runProcess } from '../helpers/process.ts';
 
 const BODY = `{"id":1}  `; // 10 bytes: 1 s at one byte per 100 ms
 const DEADLINES = [DEFAULT_TIMEOUT, 90_000, 30_000]; // the rows' deadlines, not undici's own timers
@@ -75,7 +75,7 @@ describe('the client deadline after a garbage collection (issue #31)', () => {
   it('a server trickling its headers, then its body: TimeoutError at about 500 ms each', {
     timeout: 30_000,
   }, async () => {
-    const run = await runProcess(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/hostile/deadline-gc.ts'], {
+    const run = await runProcess(process.execPath, ['--expose-gc', bundled('test/hostile/deadline-gc.ts')], {
       cwd: process.cwd(),
       timeoutMs: 25_000,
     });

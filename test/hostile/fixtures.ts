@@ -55,12 +55,7 @@ export type { Run };
  * Runs a TypeScript script of this repository (bundled for the run: test/setup/cli.ts) in `cwd`;
  * never throws on exit codes.
  */
-export function runScript(
-  script: BundledSource,
-  args: string[],
-  cwd: string,
-  timeoutMs = 240_000,
-): Promise<Run> {
+export function runScript(script: BundledSource, args: string[], cwd: string, timeoutMs = 240_000): Promise<Run> {
   return runProcess(process.execPath, [bundled(script), ...args], {
     cwd,
     env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
