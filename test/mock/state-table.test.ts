@@ -155,6 +155,17 @@ describe('limits', () => {
     expect(refusal(result)).toMatchObject({ status: 422, rule: 'maxStateBytes' });
     expect(small.inspect('store-test').revision).toBe(0);
   });
+
+  it('counts a record the state replaces once: its own record rewritten stays under the bytes', async () => {
+    const small = engineOf({ limits: { maxStateBytes: 20_000 } });
+    // Five times 6 KB, the state holding one of them: counted five times, the last would be over.
+    for (const title of ['One', 'Two', 'Three', 'Four', 'Five']) {
+      const result = await send(small, 'PUT', '/pages/1042/', { body: { title, content: 'x'.repeat(6_000) } });
+      expect(result.status).toBe(200);
+    }
+    const result = await send(small, 'PUT', '/pages/1/', { body: { title: 'Six', content: 'x'.repeat(15_000) } });
+    expect(refusal(result)).toMatchObject({ status: 422, rule: 'maxStateBytes' });
+  });
 });
 
 describe('one catalogue of problems', () => {

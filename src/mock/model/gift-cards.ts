@@ -5,6 +5,14 @@ import { at, day, money } from './catalogue.ts';
 import type { StoredGiftCard } from './records.ts';
 import type { AnyRecord, DeclaredCollection } from './types.ts';
 
+/** The template's fields a new card does not set, found once per template (the seeded first card). */
+let unset: { template: AnyRecord; names: string[] } | undefined;
+function unsetFields(template: AnyRecord, card: StoredGiftCard): string[] {
+  if (unset?.template !== template)
+    unset = { template, names: Object.keys(template).filter((name) => !Object.hasOwn(card, name)) };
+  return unset.names;
+}
+
 export const giftCards: DeclaredCollection<'giftCards'> = {
   name: 'giftCards',
   key: 'id',
@@ -28,13 +36,14 @@ export const giftCards: DeclaredCollection<'giftCards'> = {
         const id = state.nextKey('giftCards');
         const prng = createPrng(`${seed}/gift-card/${id}`);
         const code = `GC-${prng.chars(4)}-${prng.chars(4)}-${prng.chars(4)}`;
+        const initial = money(amount);
         const card: StoredGiftCard = {
           id,
           code,
           last_four: code.slice(-4),
           currency: body.currency,
-          initial: money(amount),
-          balance: money(amount),
+          initial,
+          balance: initial,
           created_at: now,
           updated_at: now,
           disabled_at: null,
@@ -43,8 +52,8 @@ export const giftCards: DeclaredCollection<'giftCards'> = {
         };
         // A field the contract may add that the write does not set: as the first card has it.
         const template: AnyRecord = state.list('giftCards')[0] ?? {};
-        const fields: AnyRecord = card; // walked by name: the template's fields are not known here
-        for (const name in template) if (!Object.hasOwn(card, name)) fields[name] = clone(template[name]);
+        const fields: AnyRecord = card; // set by name: the template's fields are not known here
+        for (const name of unsetFields(template, card)) fields[name] = clone(template[name]);
         return { ok: true, body: card, changes: [['giftCards', card]] };
       },
     },
