@@ -22,15 +22,20 @@ interface Indexed {
   lookups?: Map<(record: AnyRecord) => unknown, Map<unknown, AnyRecord>>;
 }
 
-/** JSON size of a record (records are immutable once stored, so it is computed once). */
-const sizes = new WeakMap<AnyRecord, number>();
+/**
+ * JSON size of a record. The last record measured is remembered: a write's limit check measures its
+ * record, then its commit stores it (a state keeps the sizes of the records it stored). A weak table
+ * of every record's size cost each create more than the measure: adding to a weak table of hundreds
+ * of thousands of keys is slow, and so is collecting it.
+ */
+let measured: AnyRecord | undefined;
+let measuredSize = 0;
 export function sizeOf(record: AnyRecord): number {
-  let size = sizes.get(record);
-  if (size === undefined) {
-    size = jsonLength(record);
-    sizes.set(record, size);
+  if (record !== measured) {
+    measuredSize = jsonLength(record);
+    measured = record;
   }
-  return size;
+  return measuredSize;
 }
 
 /**
@@ -157,10 +162,11 @@ export class State implements StateView {
     const { records, positions } = indexed;
     const key = String(record[keyField(collection)]);
     const position = positions.get(key);
-    this.bytes += sizeOf(record);
+    const size = sizeOf(record);
+    this.bytes += size;
     if (position !== undefined) {
-      const old = records[position] as AnyRecord;
-      if (this.mine.has(old)) this.bytes -= sizeOf(old);
+      const replaced = this.mine.get(records[position] as AnyRecord);
+      if (replaced !== undefined) this.bytes -= replaced;
       records[position] = record;
     } else {
       this.created.set(collection, (this.created.get(collection) ?? 0) + 1);
@@ -176,7 +182,7 @@ export class State implements StateView {
           positions.set(String((records[i] as AnyRecord)[keyField(collection)]), i);
       }
     }
-    this.mine.add(record);
+    this.mine.set(record, size);
   }
   /** Stores one write's records at once. */
   commit(changes: [collection: string, record: AnyRecord][]): void {
@@ -184,8 +190,8 @@ export class State implements StateView {
     this.revision += 1;
     this.lastChanges = changes;
   }
-  /** Records this state stored itself (their bytes count against its limit). */
-  private readonly mine = new WeakSet<AnyRecord>();
+  /** Records this state stored itself, with their JSON size (their bytes count against its limit). */
+  private readonly mine = new WeakMap<AnyRecord, number>();
   private own(collection: string): Indexed {
     if (!this.owned.has(collection)) {
       const records = [...(this.data[collection] ?? [])];

@@ -294,15 +294,17 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
     ...(journal && { persistence: journal }),
     ...(data !== undefined && { data, dataSource: options.dataSource ?? options.dataFile ?? 'data' }),
   });
-  const handler = (request: IncomingMessage, response: ServerResponse): string | Promise<string> => {
-    const raw = new NodeRawRequest(request, io);
-    // Node parses a body right after its headers: the engine starts a microtask later, so that it
-    // reads the body at once. Without a body it answers now.
-    const answered = announcesBody(request) ? Promise.resolve(raw).then(engine.handleRaw) : engine.handleRaw(raw);
+  const answer = (request: IncomingMessage, response: ServerResponse): string | Promise<string> => {
+    const answered = engine.handleRaw(new NodeRawRequest(request, io));
     return answered instanceof Promise
       ? answered.then((ready) => deliver(request, response, ready))
       : deliver(request, response, answered);
   };
+  // Node parses a body right after its headers: the engine starts a microtask later, so that it
+  // reads the body at once (one microtask: the answer is delivered in it when no stage waits).
+  // Without a body it answers now.
+  const handler = (request: IncomingMessage, response: ServerResponse): string | Promise<string> =>
+    announcesBody(request) ? Promise.resolve().then(() => answer(request, response)) : answer(request, response);
   return { handler, versions: engine.versions, operations: engine.operations, engine, ...(journal && { journal }) };
 }
 

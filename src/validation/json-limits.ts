@@ -15,18 +15,19 @@ import { preview } from './message.ts';
 export const MAX_NESTING = 64;
 
 /**
- * A violation (rule `maxDepth`) when `value` nests deeper than `limit`, found with an explicit stack
- * (no recursion, so any depth is safe to measure), naming the first path that goes too deep.
+ * A violation (rule `maxDepth`) when `value` nests deeper than `limit`, naming the first path that
+ * goes too deep. The look is a recursion bounded by `limit` (safe at any depth, nothing allocated:
+ * it runs on every write's body and answer); only a value found too deep is walked again, with an
+ * explicit stack, for the path of the report.
  */
 export function nestingViolation(
   value: unknown,
   location: string[] = ['body'],
   limit: number = MAX_NESTING,
-  subject: string = formatField(location),
+  subject?: string,
 ): Violation | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  // Only objects and arrays are stacked, each with its parent: a path is made only for the report
-  // (a copy of it per value made a create's body cost more than its parsing).
+  if (!value || typeof value !== 'object' || !deeper(value, limit)) return undefined;
+  // Only objects and arrays are stacked, each with its parent: a path is made only for the report.
   const stack: Nested[] = [{ value, key: '', parent: undefined, depth: 0 }];
   while (stack.length > 0) {
     const node = stack.pop() as Nested;
@@ -36,7 +37,7 @@ export function nestingViolation(
       return {
         field,
         rule: 'maxDepth',
-        message: `${subject} nests deeper than ${limit} levels of arrays and objects (at ${formatField(path).slice(0, 200)}…)`,
+        message: `${subject ?? field} nests deeper than ${limit} levels of arrays and objects (at ${formatField(path).slice(0, 200)}…)`,
         location,
       };
     }
@@ -44,6 +45,21 @@ export function nestingViolation(
       if (child && typeof child === 'object') stack.push({ value: child, key, parent: node, depth: node.depth + 1 });
   }
   return undefined;
+}
+
+/** Does an object or array hold one `levels` or more levels below it (its own, enumerable members)? */
+function deeper(value: object, levels: number): boolean {
+  if (levels <= 0) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (item && typeof item === 'object' && deeper(item, levels - 1)) return true;
+    return false;
+  }
+  const members = value as Record<string, unknown>;
+  for (const key in members) {
+    const child = members[key];
+    if (child && typeof child === 'object' && Object.hasOwn(members, key) && deeper(child, levels - 1)) return true;
+  }
+  return false;
 }
 
 /** An object or array met by {@link nestingViolation}: its key in its parent, how deep it is. */
@@ -61,8 +77,32 @@ function keysOf(node: Nested): string[] {
   return keys.reverse();
 }
 
-/** Numbers a JSON body may not carry: non-finite ones and integers beyond 2^53 - 1. */
+/**
+ * Numbers a JSON body may not carry: non-finite ones and integers beyond 2^53 - 1. A body without
+ * any (nearly every one) is told by one walk that makes nothing; locations are made only for a
+ * body that has one. Recursive: call it on a value whose nesting {@link nestingViolation} passed.
+ */
 export function unsafeNumbers(value: unknown, location: string[] = ['body'], out: Violation[] = []): Violation[] {
+  return holdsUnsafe(value) ? collectUnsafe(value, location, out) : out;
+}
+
+const isUnsafe = (value: number): boolean =>
+  !Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value));
+
+/** Does `value` hold a number {@link unsafeNumbers} names? */
+function holdsUnsafe(value: unknown): boolean {
+  if (typeof value === 'number') return isUnsafe(value);
+  if (!value || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsUnsafe(item)) return true;
+    return false;
+  }
+  const members = value as Record<string, unknown>;
+  for (const key in members) if (holdsUnsafe(members[key]) && Object.hasOwn(members, key)) return true;
+  return false;
+}
+
+function collectUnsafe(value: unknown, location: string[], out: Violation[]): Violation[] {
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) {
       out.push({
@@ -81,11 +121,11 @@ export function unsafeNumbers(value: unknown, location: string[] = ['body'], out
     }
   } else if (Array.isArray(value)) {
     value.forEach((item, index) => {
-      if (mayHoldNumbers(item)) unsafeNumbers(item, [...location, String(index)], out);
+      if (mayHoldNumbers(item)) collectUnsafe(item, [...location, String(index)], out);
     });
   } else if (value && typeof value === 'object') {
     for (const [key, child] of Object.entries(value))
-      if (mayHoldNumbers(child)) unsafeNumbers(child, [...location, key], out);
+      if (mayHoldNumbers(child)) collectUnsafe(child, [...location, key], out);
   }
   return out;
 }

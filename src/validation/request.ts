@@ -186,6 +186,8 @@ function operationValidator(
     bodyRequired: requestBody?.required === true,
     bodyProperties: Object.keys(resolvedBody?.properties ?? {}),
     checkPath(values) {
+      // No parameter to check (a create's path): the empty object its schema always takes.
+      if (pathParams.length === 0) return { values: {}, violations: [] };
       const { coerced, violations } = coercePath(pathParams, values);
       if (violations.length === 0 && !validatePath(coerced)) {
         violations.push(...violationsOf(validatePath.errors, 'query').map((v) => toPath(v)));
@@ -193,6 +195,8 @@ function operationValidator(
       return { values: coerced, violations };
     },
     checkQuery(search) {
+      // Nothing declared: nothing read (the others are the validation stage's unknown names).
+      if (queryParams.length === 0) return { query: {}, violations: [] };
       const query = queryOf(queryParams, search);
       const violations = validateQuery(query) ? [] : violationsOf(validateQuery.errors, 'query');
       return { query, violations };
@@ -203,6 +207,7 @@ function operationValidator(
       if (tooDeep) return [tooDeep];
       const unsafe = unsafeNumbers(body);
       const violations = validateBody(body) ? [] : violationsOf(validateBody.errors, 'body');
+      if (unsafe.length === 0) return violations;
       return [...unsafe, ...violations.filter((v) => !unsafe.some((u) => u.field === v.field))];
     },
     checkResponse(body) {

@@ -148,6 +148,7 @@ describe('request log', () => {
     expect(put.request.truncated).toBe(true);
     expect(put.request.body).toHaveLength(BODY_LIMIT);
     expect(post).toMatchObject({ status: 422, version: '2023-02-10', path: '/gift-cards/' });
+    expect(post.request).toEqual({ contentType: 'application/json', body: '{"currency":"EURO"}', truncated: false });
     expect(post.problem.fields).toContain('body.currency');
     expect(post.state).toMatch(/^[0-9a-f]{12}$/);
     expect(JSON.stringify(requests)).not.toContain('Bearer');

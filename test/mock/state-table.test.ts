@@ -118,6 +118,19 @@ describe('the state table', () => {
     });
   });
 
+  it('a gift card’s initial and balance are the amount sent, as money: written as the API writes it or not', async () => {
+    const token = fresh();
+    const cents = [1, 5, 10, 99, 100, 5000, 123456, 99999999, 100000000000, 999999999999];
+    const written = cents.map((c) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`);
+    for (const initial of [...written, '50', '50.5', '050.00', '0.005', '1e2', '.5', '12.345']) {
+      const result = await send(engine, 'POST', '/gift-cards/', { token, body: { currency: 'EUR', initial } });
+      if (result.status !== 200) continue; // the contract's pattern refuses some spellings
+      const money = Number(initial).toFixed(2);
+      expect([initial, result.json.initial, result.json.balance]).toEqual([initial, money, money]);
+      expect(result.json.code).toMatch(new RegExp(`^GC-\\w{4}-\\w{4}-${result.json.last_four}$`));
+    }
+  });
+
   it('a gift card’s initial is at least 0.01; capture with nothing left names path.id', async () => {
     for (const initial of ['-5', '0.00', '-0.01']) {
       const result = await send(engine, 'POST', '/gift-cards/', { token: fresh(), body: { currency: 'EUR', initial } });
@@ -154,6 +167,17 @@ describe('limits', () => {
     const result = await send(small, 'PUT', '/pages/1042/', { body: { title: 'Big', content: 'x'.repeat(30_000) } });
     expect(refusal(result)).toMatchObject({ status: 422, rule: 'maxStateBytes' });
     expect(small.inspect('store-test').revision).toBe(0);
+  });
+
+  it('counts a record the state replaces once: its own record rewritten stays under the bytes', async () => {
+    const small = engineOf({ limits: { maxStateBytes: 20_000 } });
+    // Five times 6 KB, the state holding one of them: counted five times, the last would be over.
+    for (const title of ['One', 'Two', 'Three', 'Four', 'Five']) {
+      const result = await send(small, 'PUT', '/pages/1042/', { body: { title, content: 'x'.repeat(6_000) } });
+      expect(result.status).toBe(200);
+    }
+    const result = await send(small, 'PUT', '/pages/1/', { body: { title: 'Six', content: 'x'.repeat(15_000) } });
+    expect(refusal(result)).toMatchObject({ status: 422, rule: 'maxStateBytes' });
   });
 });
 

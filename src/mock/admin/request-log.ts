@@ -60,7 +60,8 @@ interface Entry {
   /** The state's key (`keyOf` the token), or null without a token. */
   stateKey: string | null;
   requestType: string | undefined;
-  requestBody: string;
+  /** Bytes when the request's were, short and in a buffer of their own (decoded when listed). */
+  requestBody: string | Uint8Array;
   responseType: string | undefined;
   /** Bytes when the answer's were, and short (decoded when listed). */
   responseBody: string | Uint8Array;
@@ -97,6 +98,16 @@ const keptBytes = (body: string | Uint8Array): string | Uint8Array => {
   return text;
 };
 
+/**
+ * A request body as kept: its bytes when they are short and fill a buffer of their own (a write's
+ * body, decoded only if listed: not per request), else its text as far as it is listed (a slice
+ * of a shared buffer, e.g. node's pool, would hold all of it).
+ */
+const keptRequest = (body: Uint8Array): string | Uint8Array =>
+  body.byteLength <= BODY_LIMIT + 1 && body.byteLength === body.buffer.byteLength
+    ? body
+    : bodyText(body.subarray(0, BODY_LIMIT * 4));
+
 /** The listed text of a long body's bytes, while those bytes live. */
 const heads = new WeakMap<Uint8Array, string>();
 
@@ -121,7 +132,7 @@ export class RequestLog {
       ms: exchange.ms,
       stateKey: exchange.stateKey,
       requestType: exchange.requestType,
-      requestBody: kept(exchange.requestBody),
+      requestBody: typeof exchange.requestBody === 'string' ? kept(exchange.requestBody) : exchange.requestBody,
       responseType: exchange.responseType,
       responseBody: keptBytes(exchange.responseBody),
       unknownQuery: exchange.unknownQuery,
@@ -157,7 +168,7 @@ function loggedOf(entry: Entry): LoggedRequest {
     ...(entry.unknownQuery !== undefined && {
       warnings: [`unknown query parameters, ignored: ${entry.unknownQuery}`],
     }),
-    request: { contentType: entry.requestType ?? null, ...cut(entry.requestBody) },
+    request: { contentType: entry.requestType ?? null, ...cut(bodyText(entry.requestBody)) },
     response: { contentType: entry.responseType ?? null, ...cut(responseBody) },
   };
 }
@@ -194,7 +205,7 @@ export function logExchange(log: RequestLog, exchange: RawExchange): void {
         ? ''
         : requestBody === 'too-large'
           ? '(over the body limit, not read)'
-          : bodyText(requestBody.subarray(0, BODY_LIMIT * 4)),
+          : keptRequest(requestBody),
     responseType: contentTypeOf(response.headers),
     responseBody: response.body,
     unknownQuery: response.headers[UNKNOWN_QUERY_HEADER],

@@ -3,7 +3,32 @@ import { createPrng } from '../prng.ts';
 import { clone, refuse } from '../writes/common.ts';
 import { at, day, money } from './catalogue.ts';
 import type { StoredGiftCard } from './records.ts';
-import type { AnyRecord, DeclaredCollection } from './types.ts';
+import type { AnyRecord, DeclaredCollection, WriteRefusal } from './types.ts';
+
+/** An amount as the API writes it (`50.00`, at most 14 digits): the money of its number is itself. */
+const WRITTEN_AMOUNT = /^(?:0|[1-9]\d{0,11})\.\d\d$/;
+
+/** A new card's amount as the API writes it, or the refusal of one that is no amount or under 0.01. */
+function initialOf(given: unknown): string | WriteRefusal {
+  // The usual spelling is taken as written (no number parsed, none formatted).
+  if (typeof given === 'string' && WRITTEN_AMOUNT.test(given)) return given === '0.00' ? tooSmall(given) : given;
+  const amount = Number(given);
+  if (!Number.isFinite(amount) || !/\d/.test(String(given)))
+    return refuse('body.initial', 'pattern', `"${given}" is not an amount`);
+  if (Math.round(amount * 100) < 1) return tooSmall(given);
+  return money(amount);
+}
+
+const tooSmall = (given: unknown) =>
+  refuse('body.initial', 'minimum', `"${given}": a gift card's initial amount must be at least 0.01`);
+
+/** The template's fields a new card does not set, found once per template (the seeded first card). */
+let unset: { template: AnyRecord; names: string[] } | undefined;
+function unsetFields(template: AnyRecord, card: StoredGiftCard): string[] {
+  if (unset?.template !== template)
+    unset = { template, names: Object.keys(template).filter((name) => !Object.hasOwn(card, name)) };
+  return unset.names;
+}
 
 export const giftCards: DeclaredCollection<'giftCards'> = {
   name: 'giftCards',
@@ -14,27 +39,18 @@ export const giftCards: DeclaredCollection<'giftCards'> = {
     createGiftCard: {
       kind: 'write',
       run: ({ state, body, now, seed }) => {
-        const amount = Number(body.initial);
-        if (!Number.isFinite(amount) || !/\d/.test(String(body.initial))) {
-          return refuse('body.initial', 'pattern', `"${body.initial}" is not an amount`);
-        }
-        if (Math.round(amount * 100) < 1) {
-          return refuse(
-            'body.initial',
-            'minimum',
-            `"${body.initial}": a gift card's initial amount must be at least 0.01`,
-          );
-        }
+        const initial = initialOf(body.initial);
+        if (typeof initial !== 'string') return initial;
         const id = state.nextKey('giftCards');
         const prng = createPrng(`${seed}/gift-card/${id}`);
-        const code = `GC-${prng.chars(4)}-${prng.chars(4)}-${prng.chars(4)}`;
+        const [first, second, lastFour] = [prng.chars(4), prng.chars(4), prng.chars(4)];
         const card: StoredGiftCard = {
           id,
-          code,
-          last_four: code.slice(-4),
+          code: `GC-${first}-${second}-${lastFour}`,
+          last_four: lastFour,
           currency: body.currency,
-          initial: money(amount),
-          balance: money(amount),
+          initial,
+          balance: initial,
           created_at: now,
           updated_at: now,
           disabled_at: null,
@@ -43,8 +59,8 @@ export const giftCards: DeclaredCollection<'giftCards'> = {
         };
         // A field the contract may add that the write does not set: as the first card has it.
         const template: AnyRecord = state.list('giftCards')[0] ?? {};
-        const fields: AnyRecord = card; // walked by name: the template's fields are not known here
-        for (const name in template) if (!Object.hasOwn(card, name)) fields[name] = clone(template[name]);
+        const fields: AnyRecord = card; // set by name: the template's fields are not known here
+        for (const name of unsetFields(template, card)) fields[name] = clone(template[name]);
         return { ok: true, body: card, changes: [['giftCards', card]] };
       },
     },

@@ -9,6 +9,8 @@ import { failureProblem, type Scenario, scenarioOf, sleep } from '../scenarios.t
 import type { Incoming, Preferred, RawResponse, Routed, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
 
+const NO_NAMES: readonly string[] = [];
+
 export const scenario: Stage<Incoming & Routed, Preferred> = {
   name: 'scenario',
   run: (context) => {
@@ -17,8 +19,11 @@ export const scenario: Stage<Incoming & Routed, Preferred> = {
     // A token with a bad value, scenario or not.
     if (!prefer.ok) return refuseRouted(context, badPrefer(prefer.message, context.problem));
     context.preferences = prefer.preferences;
-    const operation = [target.operation.operationId, `${context.method} ${target.operation.path}`];
-    const asked = scenarioOf(prefer.preferences, operation, context.core.scenarios);
+    const rules = context.core.scenarios;
+    // The names a rule may give the operation by, made only when there are rules to match.
+    const operation =
+      rules.length === 0 ? NO_NAMES : [target.operation.operationId, `${context.method} ${target.operation.path}`];
+    const asked = scenarioOf(prefer.preferences, operation, rules);
     context.scenario = asked;
     // A delay asked for: the rest of the stage after it (synchronous otherwise, no microtask per request).
     if (asked.delay) return sleep(asked.delay).then(() => afterDelay(context, asked));

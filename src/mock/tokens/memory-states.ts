@@ -133,11 +133,6 @@ export class MemoryStates {
     if (ticket.cancelled) return 'conflict';
     if (this.tombstones.has(ticket.key)) return 'evicted';
     const held = this.held(ticket.key, true) as Held;
-    const changes: Change[] = records.map(([collection, record]) => [
-      collection,
-      String(record[keyField(collection)]),
-      record,
-    ]);
     const before = held.state.bytes;
     let bytes = 0;
     for (const [collection] of records) {
@@ -146,7 +141,13 @@ export class MemoryStates {
     }
     held.state.commit(records);
     this.registry.charge(ticket.key, bytes + held.state.bytes - before);
-    return this.persistence ? this.persistence.append({ op: 'put', token: ticket.key, changes }) : 'applied';
+    if (!this.persistence) return 'applied';
+    const changes: Change[] = records.map(([collection, record]) => [
+      collection,
+      String(record[keyField(collection)]),
+      record,
+    ]);
+    return this.persistence.append({ op: 'put', token: ticket.key, changes });
   }
 
   /** Back to the seeded data: one token's state, or every state (`all`). Snapshots stay. */

@@ -86,6 +86,8 @@ export class Registry<V> {
   }
 
   private evict(keep: string): void {
+    // Within the limits (nearly every write): no walk begun.
+    if (this.values.size <= this.maxStates && this.total <= this.maxBytes) return;
     for (const [key, slot] of this.values) {
       if (this.values.size <= this.maxStates && this.total <= this.maxBytes) return;
       if (key === keep) continue;
