@@ -7,6 +7,7 @@
  */
 import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1). */
 export const HOP_BY_HOP = new Set([
@@ -106,10 +107,41 @@ export function parseUpstream(text: string): URL {
   return url;
 }
 
+/** The client's `Accept-Encoding` is not forwarded: the body must arrive readable for validation. */
+const isAcceptEncoding = (lower: string) => lower === 'accept-encoding';
+
+/** Node's margin before a server's announced keep-alive timeout (HTTP_AGENT_KEEP_ALIVE_TIMEOUT_BUFFER). */
+const KEEP_ALIVE_MARGIN_MS = 1000;
+
+/**
+ * The agent's `keepSocketAlive` (an override node:http documents), as node's own does it: a socket
+ * goes back to the pool with the agent's timeout (none by default), shortened to 1 s before the
+ * `Keep-Alive: timeout=N` the upstream announced, and is not kept when that leaves nothing. The
+ * hint is read from the answer's raw lines: node's own reads `res.headers`, which builds the answer's
+ * header object for that one line on every exchange (the proxy builds none).
+ */
+function keepSocketAlive(this: { keepAliveMsecs: number; options: { timeout?: number } }, socket: Socket): boolean {
+  socket.setKeepAlive(true, this.keepAliveMsecs);
+  socket.unref();
+  let timeout = this.options.timeout || 0;
+  // The request the socket carried, as node's agent reads it (an internal field: absent, no hint).
+  const answer = (socket as Socket & { _httpMessage?: { res?: IncomingMessage } })._httpMessage?.res;
+  const hint = answer && rawHeader(answer.rawHeaders, 'keep-alive');
+  const seconds = hint ? /^timeout=(\d+)/.exec(hint)?.[1] : undefined;
+  if (seconds !== undefined) {
+    const hinted = Number.parseInt(seconds, 10) * 1000 - KEEP_ALIVE_MARGIN_MS;
+    if (hinted <= 0) return false;
+    if (hinted < timeout) timeout = hinted;
+  }
+  if (socket.timeout !== timeout) socket.setTimeout(timeout);
+  return true;
+}
+
 export function createUpstream(base: URL): Upstream {
   const basePath = base.pathname.replace(/\/+$/, '');
   const secure = base.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  agent.keepSocketAlive = keepSocketAlive;
   const request = secure ? httpsRequest : httpRequest;
   const name = `${base.protocol}//${base.host}${basePath}`;
   const hostname = base.hostname.replace(/^\[|\]$/g, '');
@@ -119,7 +151,7 @@ export function createUpstream(base: URL): Upstream {
     name,
     urlOf,
     send({ method, target, rawHeaders, body }, { onAnswer, onError }) {
-      const outgoing = endToEnd(rawHeaders, (header) => header === 'accept-encoding');
+      const outgoing = endToEnd(rawHeaders, isAcceptEncoding);
       outgoing.push('Host', base.host);
       if (body.length > 0 || !BODILESS_METHODS.has(method)) outgoing.push('Content-Length', String(body.length));
       // Options, not a URL object, and the headers as a flat list: this runs once per exchange.
