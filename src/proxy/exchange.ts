@@ -97,7 +97,10 @@ type Target = { target: string; pathname: string; searchParams: URLSearchParams 
  * anything else (`*`, an authority, garbage).
  */
 function targetOf(raw: string): Target | undefined {
-  if (raw.startsWith('/')) return { target: raw, ...parseTarget(raw) };
+  if (raw.startsWith('/')) {
+    const { pathname, searchParams } = parseTarget(raw);
+    return { target: raw, pathname, searchParams };
+  }
   if (!/^https?:\/\//i.test(raw) || !URL.canParse(raw)) return undefined;
   const url = new URL(raw);
   return { target: `${url.pathname}${url.search}`, pathname: url.pathname, searchParams: url.searchParams };
