@@ -31,7 +31,7 @@ import { routeViolation } from './check.ts';
 import type { Deferred } from './deferred.ts';
 import type { Recorder } from './recorder.ts';
 import type { ExchangeOutcome } from './report.ts';
-import { endToEnd, rawHeader, type Upstream } from './upstream.ts';
+import { headerFilter, rawHeader, type Upstream } from './upstream.ts';
 
 export { VIOLATIONS_HEADER };
 
@@ -223,9 +223,9 @@ function answerOrDescribe(context: ExchangeContext, client: Client, body: Buffer
 /** How the answer goes back: held and sent whole, streamed with a trailer, or without a body. */
 type Delivery = { kind: 'held'; length: number } | { kind: 'streamed' } | { kind: 'bodyless' };
 
-/** Upstream headers never passed on: CORS ones (the proxy answers CORS as the mock does) and the proxy's own count. */
-const notPassedOn = (lower: string) => lower.startsWith('access-control-') || lower === VIOLATIONS_KEY;
 const VIOLATIONS_KEY = VIOLATIONS_HEADER.toLowerCase();
+/** The upstream's lines for the client: never its CORS ones (the proxy answers CORS as the mock does) nor its own count. */
+const forClient = headerFilter((lower) => lower.startsWith('access-control-') || lower === VIOLATIONS_KEY);
 
 /** The mock's CORS headers as raw lines, for the origin asked last (a page sends one, every time): built once. */
 let cors: { origin: string | undefined; lines: string[] } | undefined;
@@ -237,7 +237,7 @@ function corsLines(origin: string | undefined): string[] {
 
 /** The upstream's headers for the client (a flat list): hop-by-hop and CORS ones replaced by the mock's own. */
 function headersFor(request: IncomingMessage, upstream: IncomingMessage, violations: number, delivery: Delivery) {
-  const headers = endToEnd(upstream.rawHeaders, notPassedOn);
+  const headers = forClient(upstream.rawHeaders);
   const length = delivery.kind === 'bodyless' ? rawHeader(upstream.rawHeaders, 'content-length') : undefined;
   if (length !== undefined) headers.push('Content-Length', length);
   if (delivery.kind === 'held') headers.push('Content-Length', String(delivery.length));
@@ -252,8 +252,8 @@ interface Relayed {
   answer: IncomingMessage;
   status: number;
   contentType: string | undefined;
-  /** The whole answer when it was held (not yet sent). */
-  held?: Buffer;
+  /** The whole answer when it was held (not yet sent); undefined once streamed. */
+  held: Buffer | undefined;
   /** The whole of a JSON answer (the same bytes when held: one copy, parsed once by the check); empty otherwise. */
   bytes: Buffer;
 }
@@ -417,7 +417,7 @@ function relay(
   answer.on('end', () => {
     const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     const status = answer.statusCode ?? 502;
-    end({ answer, status, contentType, ...(!streaming && { held: whole }), bytes: keep ? whole : EMPTY });
+    end({ answer, status, contentType, held: streaming ? undefined : whole, bytes: keep ? whole : EMPTY });
   });
   answer.on('error', (error) => end(undefined, error));
   // Destroyed without an error (the client left, the timeout): no 'end' will come.

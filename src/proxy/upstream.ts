@@ -36,25 +36,59 @@ export function rawHeader(raw: readonly string[], lower: string): string | undef
   return undefined;
 }
 
+/** What becomes of a header line at this hop: passed on, dropped, or dropped and read (`Connection`). */
+type Verdict = 'pass' | 'drop' | 'connection';
+
+/** Header names whose verdict a filter remembers (as sent: `Content-Type` and `content-type` are two). */
+const REMEMBERED_NAMES = 256;
+
 /**
- * The lines of `raw` that travel past this hop, as a flat list for `writeHead` or `request` (Node
- * stores it without building a header object): none of {@link HOP_BY_HOP}, none named in a
- * `Connection` header (RFC 9110 §7.6.1: a sender lists there the headers meant for this hop only),
- * and none `drop` refuses (it is given lower-case names). Names keep their case, repeated lines stay
- * separate lines.
+ * A filter of the lines of `raw` that travel past this hop, as a flat list for `writeHead` or
+ * `request` (Node stores it without building a header object): none of {@link HOP_BY_HOP}, none
+ * named in a `Connection` header (RFC 9110 §7.6.1: a sender lists there the headers meant for this
+ * hop only), and none `drop` refuses (it is given lower-case names). Names keep their case, repeated
+ * lines stay separate lines. Each name's verdict is remembered (bounded): a client or an upstream
+ * sends the same names on every exchange, so no name is lower-cased and looked up twice.
  */
-export function endToEnd(raw: readonly string[], drop: (lower: string) => boolean = () => false): RawHeaders {
-  const connection = rawHeader(raw, 'connection');
-  // Most messages name no header in `Connection`: no set is built for them (this runs twice per exchange).
-  const named = connection === undefined ? undefined : new Set(connectionNames(raw).map((name) => name.toLowerCase()));
-  const out: RawHeaders = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
+export function headerFilter(drop: (lower: string) => boolean = () => false): (raw: readonly string[]) => RawHeaders {
+  const verdicts = new Map<string, Verdict>();
+  const verdictOf = (name: string): Verdict => {
+    let verdict = verdicts.get(name);
+    if (verdict !== undefined) return verdict;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || named?.has(lower) || drop(lower)) continue;
-    out.push(name, raw[i + 1] as string);
+    if (lower === 'connection') verdict = 'connection';
+    else verdict = HOP_BY_HOP.has(lower) || drop(lower) ? 'drop' : 'pass';
+    if (verdicts.size < REMEMBERED_NAMES) verdicts.set(name, verdict);
+    return verdict;
+  };
+  return (raw) => {
+    const out: RawHeaders = [];
+    let connection = false;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i] as string;
+      const verdict = verdictOf(name);
+      if (verdict === 'pass') out.push(name, raw[i + 1] as string);
+      else if (verdict === 'connection') connection = true;
+    }
+    return connection ? withoutNamed(raw, out) : out;
+  };
+}
+
+/**
+ * `out` without the lines `Connection` names in `raw`. Most name only hop-by-hop ones
+ * (`keep-alive`, already dropped): then `out` as it is.
+ */
+function withoutNamed(raw: readonly string[], out: RawHeaders): RawHeaders {
+  const named = connectionNames(raw)
+    .map((name) => name.toLowerCase())
+    .filter((name) => !HOP_BY_HOP.has(name));
+  if (named.length === 0) return out;
+  const kept: RawHeaders = [];
+  for (let i = 0; i < out.length; i += 2) {
+    const name = out[i] as string;
+    if (!named.includes(name.toLowerCase())) kept.push(name, out[i + 1] as string);
   }
-  return out;
+  return kept;
 }
 
 /** Every header name listed in the `Connection` lines of `raw`. */
@@ -107,8 +141,8 @@ export function parseUpstream(text: string): URL {
   return url;
 }
 
-/** The client's `Accept-Encoding` is not forwarded: the body must arrive readable for validation. */
-const isAcceptEncoding = (lower: string) => lower === 'accept-encoding';
+/** The client's lines for the upstream: `Accept-Encoding` is not forwarded (the body must arrive readable for validation). */
+const forUpstream = headerFilter((lower) => lower === 'accept-encoding');
 
 /** Node's margin before a server's announced keep-alive timeout (HTTP_AGENT_KEEP_ALIVE_TIMEOUT_BUFFER). */
 const KEEP_ALIVE_MARGIN_MS = 1000;
@@ -151,7 +185,7 @@ export function createUpstream(base: URL): Upstream {
     name,
     urlOf,
     send({ method, target, rawHeaders, body }, { onAnswer, onError }) {
-      const outgoing = endToEnd(rawHeaders, isAcceptEncoding);
+      const outgoing = forUpstream(rawHeaders);
       outgoing.push('Host', base.host);
       if (body.length > 0 || !BODILESS_METHODS.has(method)) outgoing.push('Content-Length', String(body.length));
       // Options, not a URL object, and the headers as a flat list: this runs once per exchange.

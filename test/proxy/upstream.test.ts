@@ -1,10 +1,11 @@
-// src/proxy/upstream.ts: the upstream's keep-alive agent reads the answer's `Keep-Alive: timeout=N`
+// src/proxy/upstream.ts: the header filter of a hop (its verdict per name remembered, what a
+// Connection line names dropped per message), and the upstream's keep-alive agent reads the answer's `Keep-Alive: timeout=N`
 // hint from its raw lines (node's own agent builds the answer's header object for it): a socket is
 // reused while the hint leaves time, and not kept when it leaves none (1 s margin, as node's).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createUpstream } from '../../src/proxy/upstream.ts';
+import { createUpstream, headerFilter } from '../../src/proxy/upstream.ts';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -59,5 +60,29 @@ describe('the upstream agent and Keep-Alive: timeout=N', () => {
 
   it('does not keep a socket the upstream closes within the margin (timeout=1): a new one per request', async () => {
     expect(await threeGets(1000)).toEqual({ hint: 'timeout=1', connections: 3 });
+  });
+});
+
+describe('headerFilter', () => {
+  const filter = headerFilter((lower) => lower === 'accept-encoding');
+
+  it('drops hop-by-hop lines and those refused, keeps the case and the repeated lines', () => {
+    const raw = ['Host', 'a', 'Set-Cookie', 'x=1', 'Accept-Encoding', 'gzip', 'set-cookie', 'y=2', 'Keep-Alive', 't'];
+    expect(filter(raw)).toEqual(['Set-Cookie', 'x=1', 'set-cookie', 'y=2']);
+    // Again (the verdicts remembered): the same answer.
+    expect(filter(raw)).toEqual(['Set-Cookie', 'x=1', 'set-cookie', 'y=2']);
+  });
+
+  it('drops what a Connection line names in that message only', () => {
+    const named = ['Connection', 'keep-alive, X-Hop', 'X-Hop', '1', 'X-End', '2'];
+    expect(filter(named)).toEqual(['X-End', '2']);
+    expect(filter(['X-Hop', '1', 'X-End', '2'])).toEqual(['X-Hop', '1', 'X-End', '2']);
+    expect(filter(['connection', 'keep-alive', 'X-Hop', '1'])).toEqual(['X-Hop', '1']);
+  });
+
+  it('filters alike past the names it remembers (a client sending hundreds of names)', () => {
+    const many = Array.from({ length: 300 }, (_, i) => [`X-Name-${i}`, String(i)]).flat();
+    expect(filter(many)).toEqual(many);
+    expect(filter([...many, 'TE', 'trailers', 'Upgrade', 'h2c'])).toEqual(many);
   });
 });
