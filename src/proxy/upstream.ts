@@ -61,44 +61,44 @@ export function headerFilter(drop: (lower: string) => boolean = () => false): (r
     if (verdicts.size < REMEMBERED_NAMES) verdicts.set(name, verdict);
     return verdict;
   };
+  // The names the last `Connection` value listed beyond the hop-by-hop ones: a peer sends the same
+  // value every time (node's `keep-alive`), split once.
+  let last: { value: string; named: string[] } = { value: '', named: [] };
+  const namedBy = (value: string): string[] => {
+    if (value !== last.value) last = { value, named: namedIn(value) };
+    return last.named;
+  };
   return (raw) => {
     const out: RawHeaders = [];
-    let connection = false;
+    let connection: string | undefined;
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i] as string;
       const verdict = verdictOf(name);
       if (verdict === 'pass') out.push(name, raw[i + 1] as string);
-      else if (verdict === 'connection') connection = true;
+      else if (verdict === 'connection')
+        connection = connection === undefined ? (raw[i + 1] as string) : `${connection},${raw[i + 1]}`;
     }
-    return connection ? withoutNamed(raw, out) : out;
+    const named = connection === undefined ? [] : namedBy(connection);
+    return named.length === 0 ? out : withoutNamed(out, named);
   };
 }
 
-/**
- * `out` without the lines `Connection` names in `raw`. Most name only hop-by-hop ones
- * (`keep-alive`, already dropped): then `out` as it is.
- */
-function withoutNamed(raw: readonly string[], out: RawHeaders): RawHeaders {
-  const named = connectionNames(raw)
-    .map((name) => name.toLowerCase())
-    .filter((name) => !HOP_BY_HOP.has(name));
-  if (named.length === 0) return out;
+/** The header names a `Connection` value lists, lower-cased, but the hop-by-hop ones (dropped anyway). */
+function namedIn(value: string): string[] {
+  return value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '' && !HOP_BY_HOP.has(name));
+}
+
+/** The lines of `out` but those `named` (lower-case names). */
+function withoutNamed(out: RawHeaders, named: string[]): RawHeaders {
   const kept: RawHeaders = [];
   for (let i = 0; i < out.length; i += 2) {
     const name = out[i] as string;
     if (!named.includes(name.toLowerCase())) kept.push(name, out[i + 1] as string);
   }
   return kept;
-}
-
-/** Every header name listed in the `Connection` lines of `raw`. */
-function connectionNames(raw: readonly string[]): string[] {
-  const names: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    if ((raw[i] as string).toLowerCase() !== 'connection') continue;
-    for (const name of (raw[i + 1] as string).split(',')) if (name.trim()) names.push(name.trim());
-  }
-  return names;
 }
 
 /** Methods whose request announces no body when it has none (every other one says `Content-Length: 0`). */

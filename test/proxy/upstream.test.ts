@@ -78,6 +78,9 @@ describe('headerFilter', () => {
     expect(filter(named)).toEqual(['X-End', '2']);
     expect(filter(['X-Hop', '1', 'X-End', '2'])).toEqual(['X-Hop', '1', 'X-End', '2']);
     expect(filter(['connection', 'keep-alive', 'X-Hop', '1'])).toEqual(['X-Hop', '1']);
+    // Two Connection lines: what both name.
+    const two = ['Connection', 'x-a', 'X-A', '1', 'Connection', ' X-B ,', 'x-b', '2', 'X-C', '3'];
+    expect(filter(two)).toEqual(['X-C', '3']);
   });
 
   it('filters alike past the names it remembers (a client sending hundreds of names)', () => {
