@@ -62,6 +62,8 @@ const toExchange = ({ field, rule, message, location }: Violation): ExchangeViol
 });
 
 function decode(segment: string): string {
+  // Most segments hold no escape: nothing to decode.
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -106,11 +108,14 @@ export function createExchangeChecker(bundles: Bundle[]): ExchangeChecker {
     contract,
     route: (method, pathname, versionHeader) => router.resolve(method, pathname, versionHeader),
     checkRequest(route, pathname, search, body) {
-      const captured = route.pathPattern.exec(pathname)?.slice(1) ?? [];
-      const raw = Object.fromEntries(route.pathNames.map((name, i) => [name, decode(captured[i] ?? '')]));
-      const out = [...route.validator.checkPath(raw).violations, ...route.validator.checkQuery(search).violations].map(
-        toExchange,
-      );
+      // Built in loops, not with slice, map and fromEntries: this runs for every exchange.
+      const captured = route.pathPattern.exec(pathname);
+      const raw: Record<string, string> = {};
+      for (let i = 0; i < route.pathNames.length; i++)
+        raw[route.pathNames[i] as string] = decode(captured?.[i + 1] ?? '');
+      const out: ExchangeViolation[] = [];
+      for (const v of route.validator.checkPath(raw).violations) out.push(toExchange(v));
+      for (const v of route.validator.checkQuery(search).violations) out.push(toExchange(v));
       if (route.validator.hasBody && body.length > 0) {
         const parsed = parseJson(body, 'not JSON');
         if ('error' in parsed) out.push(parsed.error);

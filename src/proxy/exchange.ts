@@ -31,7 +31,7 @@ import { routeViolation } from './check.ts';
 import type { Deferred } from './deferred.ts';
 import type { Recorder } from './recorder.ts';
 import type { ExchangeOutcome } from './report.ts';
-import { endToEnd, rawHeader, type Upstream } from './upstream.ts';
+import { headerFilter, rawHeader, type Upstream } from './upstream.ts';
 
 export { VIOLATIONS_HEADER };
 
@@ -97,7 +97,10 @@ type Target = { target: string; pathname: string; searchParams: URLSearchParams 
  * anything else (`*`, an authority, garbage).
  */
 function targetOf(raw: string): Target | undefined {
-  if (raw.startsWith('/')) return { target: raw, ...parseTarget(raw) };
+  if (raw.startsWith('/')) {
+    const { pathname, searchParams } = parseTarget(raw);
+    return { target: raw, pathname, searchParams };
+  }
   if (!/^https?:\/\//i.test(raw) || !URL.canParse(raw)) return undefined;
   const url = new URL(raw);
   return { target: `${url.pathname}${url.search}`, pathname: url.pathname, searchParams: url.searchParams };
@@ -161,87 +164,87 @@ function strictRefusal(context: ExchangeContext, incoming: Incoming, versionHead
   return routeRefusal(route, incoming.pathname);
 }
 
-/**
- * Handles one request: what the report counts, at once when the exchange ended without waiting (a
- * refusal), else once the answer is sent. No async function: each await would add promise turns to
- * every exchange.
- */
-export function handleExchange(
-  context: ExchangeContext,
-  request: IncomingMessage,
-  response: ServerResponse,
-): Handled | Promise<Handled> {
-  const read = readNodeBody(request);
-  const client = { request, response };
-  return read instanceof Promise
-    ? read.then((body) => withBody(context, client, body))
-    : withBody(context, client, read);
+/** What the server does once an exchange ends: count it (its answer sent), or answer the proxy's own failure. */
+export interface ExchangeEnds {
+  done(client: Client, outcome: ExchangeOutcome): void;
+  fail(client: Client, error: Error): void;
 }
 
-type Handled = ExchangeOutcome & { incoming?: Incoming };
+/** The client's request, the response the proxy answers it on, and when it came (for the log; 0 untimed). */
+export interface Client {
+  request: IncomingMessage;
+  response: ServerResponse;
+  started: number;
+}
 
-/** The exchange once the request's body is read: refused, answered here, or forwarded. */
-function withBody(context: ExchangeContext, client: Client, body: Buffer | 'too-large'): Handled | Promise<Handled> {
+/**
+ * Handles one request; `ends.done` gets what the report counts, at once when the exchange ended
+ * without waiting (a refusal), else once the answer is sent; `ends.fail` the proxy's own failure
+ * after this returned (a throw before it returns is the caller's). Callbacks, not promises: a
+ * promise exists only while a request's body is still coming.
+ */
+export function handleExchange(context: ExchangeContext, client: Client, ends: ExchangeEnds): void {
+  const read = readNodeBody(client.request);
+  if (read instanceof Promise)
+    read.then((body) => withBody(context, client, body, ends)).catch((error: Error) => ends.fail(client, error));
+  else withBody(context, client, read, ends);
+}
+
+/** The exchange once the request's body is read: answered here (refused, or not a path), or forwarded. */
+function withBody(context: ExchangeContext, client: Client, body: Buffer | 'too-large', ends: ExchangeEnds): void {
+  const settled = body === 'too-large' ? tooLarge(client) : answerOrDescribe(context, client, body);
+  if ('status' in settled) ends.done(client, settled);
+  else forward(context, client, settled, body as Buffer, ends);
+}
+
+/** A body over MAX_BODY_BYTES: not forwarded (the mock refuses such a body too), a 413 problem. */
+function tooLarge({ request, response }: Client): ExchangeOutcome {
+  const detail = `The proxy forwards bodies up to ${MAX_BODY_BYTES} bytes.`;
+  sendProblem(request, response, refusal('tooLarge', detail).body, { Connection: 'close' });
+  return { operation: '(unrouted)', version: '-', status: 413, request: [], response: [], kind: 'refused' };
+}
+
+/** What the proxy answers itself (a target that is not a path, a `--strict` refusal), or the request to forward. */
+function answerOrDescribe(context: ExchangeContext, client: Client, body: Buffer): ExchangeOutcome | Incoming {
   const { request, response } = client;
-  if (body === 'too-large') {
-    // Not forwarded: the mock refuses such a body too.
-    sendProblem(
-      request,
-      response,
-      refusal('tooLarge', `The proxy forwards bodies up to ${MAX_BODY_BYTES} bytes.`).body,
-      { Connection: 'close' },
-    );
-    return { operation: '(unrouted)', version: '-', status: 413, request: [], response: [], kind: 'refused' };
-  }
   const url = targetOf(request.url ?? '/');
   if (!url) return answerOddTarget(request, response);
   const incoming = describe(context, request, body, url);
-  if (context.strict && incoming.request.length > 0) {
-    const refused = strictRefusal(context, incoming, headerOf(request, VERSION_KEY));
-    sendProblem(request, response, refused.body, {
-      ...refused.headers,
-      [VIOLATIONS_HEADER]: String(incoming.request.length),
-    });
-    const { operation, version } = incoming;
-    return {
-      operation,
-      version,
-      request: incoming.request,
-      response: [],
-      incoming,
-      status: refused.body.status,
-      kind: 'refused',
-    };
-  }
-  return forward(context, client, incoming, body);
+  if (!context.strict || incoming.request.length === 0) return incoming;
+  const refused = strictRefusal(context, incoming, headerOf(request, VERSION_KEY));
+  sendProblem(request, response, refused.body, {
+    ...refused.headers,
+    [VIOLATIONS_HEADER]: String(incoming.request.length),
+  });
+  const { operation, version } = incoming;
+  return { operation, version, request: incoming.request, response: [], status: refused.body.status, kind: 'refused' };
 }
 
 /** How the answer goes back: held and sent whole, streamed with a trailer, or without a body. */
 type Delivery = { kind: 'held'; length: number } | { kind: 'streamed' } | { kind: 'bodyless' };
 
-/** Upstream headers never passed on: CORS ones (the proxy answers CORS as the mock does) and the proxy's own count. */
-const notPassedOn = (lower: string) => lower.startsWith('access-control-') || lower === VIOLATIONS_KEY;
 const VIOLATIONS_KEY = VIOLATIONS_HEADER.toLowerCase();
+/** The upstream's lines for the client: never its CORS ones (the proxy answers CORS as the mock does) nor its own count. */
+const forClient = headerFilter((lower) => lower.startsWith('access-control-') || lower === VIOLATIONS_KEY);
+
+/** The mock's CORS headers as raw lines, for the origin asked last (a page sends one, every time): built once. */
+let cors: { origin: string | undefined; lines: string[] } | undefined;
+function corsLines(origin: string | undefined): string[] {
+  if (cors === undefined || cors.origin !== origin)
+    cors = { origin, lines: Object.entries(corsHeaders(origin)).flat() };
+  return cors.lines;
+}
 
 /** The upstream's headers for the client (a flat list): hop-by-hop and CORS ones replaced by the mock's own. */
 function headersFor(request: IncomingMessage, upstream: IncomingMessage, violations: number, delivery: Delivery) {
-  const headers = endToEnd(upstream.rawHeaders, notPassedOn);
+  const headers = forClient(upstream.rawHeaders);
   const length = delivery.kind === 'bodyless' ? rawHeader(upstream.rawHeaders, 'content-length') : undefined;
   if (length !== undefined) headers.push('Content-Length', length);
   if (delivery.kind === 'held') headers.push('Content-Length', String(delivery.length));
-  const cors = corsHeaders(headerOf(request, 'origin'));
-  for (const name in cors) headers.push(name, cors[name] as string);
+  for (const line of corsLines(headerOf(request, 'origin'))) headers.push(line);
   headers.push(VIOLATIONS_HEADER, String(violations));
   if (delivery.kind === 'streamed') headers.push('Trailer', VIOLATIONS_HEADER);
   return headers;
-}
-
-type Outcome = ExchangeOutcome & { incoming: Incoming };
-
-/** The client's request and the response the proxy answers it on. */
-interface Client {
-  request: IncomingMessage;
-  response: ServerResponse;
 }
 
 /** An upstream answer read to its end: held whole (within `heldBytes`) or already streamed to the client. */
@@ -249,24 +252,70 @@ interface Relayed {
   answer: IncomingMessage;
   status: number;
   contentType: string | undefined;
-  /** The whole answer when it was held (not yet sent). */
-  held?: Buffer;
+  /** The whole answer when it was held (not yet sent); undefined once streamed. */
+  held: Buffer | undefined;
   /** The whole of a JSON answer (the same bytes when held: one copy, parsed once by the check); empty otherwise. */
   bytes: Buffer;
 }
 
-/** Stage 3: forward, hold or stream the answer back (bounded), check, record and count it. */
-function forward(context: ExchangeContext, client: Client, incoming: Incoming, body: Buffer): Promise<Outcome> {
-  const base = { operation: incoming.operation, version: incoming.version, request: incoming.request, incoming };
-  const failure = { timedOut: false, declared: undefined as string | undefined };
-  return exchangeUpstream(context, client, { incoming, body }, failure).then(
-    (relayed) => deliver(context, client, incoming, relayed),
-    (error) => failed(context, client, { error, ...failure }, base),
-  );
+/** An exchange while the upstream has it: how it failed, when it did, and whether it has ended (it ends once). */
+interface Flight {
+  timedOut: boolean;
+  /** The length an answer declared over the bound (it is not read at all). */
+  declared: string | undefined;
+  ended: boolean;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Stage 3: sends the request upstream (./upstream.ts) and reads its answer ({@link relay}), which
+ * ends the exchange once: checked, sent, recorded and counted ({@link deliver}), or a failure
+ * ({@link failed}: unreachable, timed out, over the bound, cut). A throw there is the proxy's own
+ * failure (`ends.fail`). Callbacks, no promise: this runs for every exchange.
+ */
+function forward(context: ExchangeContext, client: Client, incoming: Incoming, body: Buffer, ends: ExchangeEnds): void {
+  const { request, response } = client;
+  const flight: Flight = { timedOut: false, declared: undefined, ended: false, timer: undefined };
+  const end = (relayed: Relayed | undefined, error?: Error) => {
+    if (flight.ended) return;
+    flight.ended = true;
+    clearTimeout(flight.timer);
+    let outcome: ExchangeOutcome;
+    try {
+      outcome = relayed
+        ? deliver(context, client, incoming, relayed)
+        : failed(context, client, incoming, flight, error);
+    } catch (thrown) {
+      return ends.fail(client, thrown as Error);
+    }
+    ends.done(client, outcome);
+  };
+  const call = { method: incoming.method, target: incoming.target, rawHeaders: request.rawHeaders, body };
+  const outgoing = context.upstream.send(call, {
+    onAnswer: (answer) => {
+      const declared = rawHeader(answer.rawHeaders, 'content-length');
+      if (Number(declared) > context.maxResponseBytes) {
+        flight.declared = declared;
+        answer.destroy();
+        return end(undefined, new Error('declared over the bound'));
+      }
+      relay(answer, client, context, { incoming, end });
+    },
+    onError: (error) => end(undefined, error),
+  });
+  flight.timer = setTimeout(() => {
+    flight.timedOut = true;
+    outgoing.destroy(new Error('upstream timeout'));
+  }, context.timeoutMs);
+  // A client that goes away cancels the upstream request (which ends the exchange).
+  response.on('close', () => {
+    clearTimeout(flight.timer);
+    if (!response.writableFinished) outgoing.destroy();
+  });
 }
 
 /** The answer read: checked, sent (held: whole, the total in the header; streamed: the total in the trailer), recorded. */
-function deliver(context: ExchangeContext, client: Client, incoming: Incoming, relayed: Relayed): Outcome {
+function deliver(context: ExchangeContext, client: Client, incoming: Incoming, relayed: Relayed): ExchangeOutcome {
   const { request, response } = client;
   const { answer, status, contentType } = relayed;
   const bodyless = incoming.method === 'HEAD' || status === 204 || status === 304;
@@ -286,53 +335,7 @@ function deliver(context: ExchangeContext, client: Client, incoming: Incoming, r
   if (recorder)
     context.deferred.add(() => record(recorder, incoming, { status, contentType, bytes: relayed.bytes }, checked));
   const { operation, version } = incoming;
-  return { operation, version, request: incoming.request, incoming, status, response: checked.violations };
-}
-
-/**
- * Sends the request upstream and reads its answer (./upstream.ts), in one promise: held whole while
- * it stays within `heldBytes`; past that, the headers go to the client and the answer is copied as
- * it comes (backpressure kept). Rejects when the upstream cannot be reached, times out (`failure.timedOut`),
- * declares a length over the bound (`failure.declared`: not read at all) or cuts its answer.
- */
-function exchangeUpstream(
-  context: ExchangeContext,
-  client: Client,
-  sent: { incoming: Incoming; body: Buffer },
-  failure: { timedOut: boolean; declared: string | undefined },
-): Promise<Relayed> {
-  const { request, response } = client;
-  const { incoming, body } = sent;
-  return new Promise((resolve, reject) => {
-    const call = { method: incoming.method, target: incoming.target, rawHeaders: request.rawHeaders, body };
-    const outgoing = context.upstream.send(call, {
-      onAnswer: (answer) => {
-        const declared = rawHeader(answer.rawHeaders, 'content-length');
-        if (Number(declared) > context.maxResponseBytes) {
-          failure.declared = declared;
-          answer.destroy();
-          return reject(new Error('declared over the bound'));
-        }
-        const startStream = () =>
-          response.writeHead(
-            answer.statusCode ?? 502,
-            headersFor(request, answer, incoming.request.length, { kind: 'streamed' }),
-          );
-        relay(answer, response, context, { startStream, done: resolve, fail: reject });
-      },
-      onError: reject,
-    });
-    const timer = setTimeout(() => {
-      failure.timedOut = true;
-      outgoing.destroy(new Error('upstream timeout'));
-    }, context.timeoutMs);
-    // A client that goes away cancels the upstream request; either end clears the timer.
-    response.on('close', () => {
-      clearTimeout(timer);
-      if (!response.writableFinished) outgoing.destroy();
-    });
-    outgoing.on('close', () => clearTimeout(timer));
-  });
+  return { operation, version, request: incoming.request, status, response: checked.violations };
 }
 
 /** An answer declared longer than the proxy's bound: the 502 problem sent instead. */
@@ -345,45 +348,47 @@ function overBound(context: ExchangeContext, declared: string): Problem {
 function failed(
   context: ExchangeContext,
   client: Client,
-  failure: { error: unknown; timedOut: boolean; declared: string | undefined },
-  base: Omit<Outcome, 'status' | 'response' | 'kind'>,
-): Outcome {
+  incoming: Incoming,
+  flight: Flight,
+  error: Error | undefined,
+): ExchangeOutcome {
   const { request, response } = client;
-  const { error, timedOut, declared } = failure;
+  const { timedOut, declared } = flight;
   const name = context.upstream.name;
+  const base = { operation: incoming.operation, version: incoming.version, request: incoming.request, response: [] };
   if (response.headersSent) {
     // Streaming had started: the client sees the answer cut.
     response.destroy();
-    return { ...base, status: timedOut ? 504 : 502, response: [], kind: timedOut ? 'timeout' : 'unreachable' };
+    return { ...base, status: timedOut ? 504 : 502, kind: timedOut ? 'timeout' : 'unreachable' };
   }
   if (declared !== undefined) {
     sendProblem(request, response, overBound(context, declared));
-    return { ...base, status: 502, response: [], kind: 'unreachable' };
+    return { ...base, status: 502, kind: 'unreachable' };
   }
   if (timedOut) {
     const detail = `The upstream ${name} did not answer within ${context.timeoutMs} ms (--upstream-timeout).`;
     sendProblem(request, response, refusal('gatewayTimeout', detail).body);
-    return { ...base, status: 504, response: [], kind: 'timeout' };
+    return { ...base, status: 504, kind: 'timeout' };
   }
-  const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? error?.message;
   sendProblem(request, response, refusal('badGateway', `The upstream ${name} could not be reached (${code}).`).body);
-  return { ...base, status: 502, response: [], kind: 'unreachable' };
-}
-
-/** What {@link relay} calls: to start streaming, with the answer read, on a failure. */
-interface RelayEnds {
-  startStream: () => void;
-  done: (relayed: Relayed) => void;
-  fail: (error: Error) => void;
+  return { ...base, status: 502, kind: 'unreachable' };
 }
 
 /**
- * Reads the answer: held whole while it stays within `heldBytes`; past that, `startStream` sends the
- * headers and the answer is copied to the client as it comes (backpressure kept). `done` gets the
- * held bytes (none once streamed) and the whole of a JSON answer.
+ * Reads the answer: held whole while it stays within `heldBytes`; past that, the headers go to the
+ * client (the request's count in `X-Contract-Violations`, the total to come in the trailer) and the
+ * answer is copied as it comes (backpressure kept). `end` gets the held bytes (none once streamed)
+ * and the whole of a JSON answer, or the failure (an error, or the answer cut).
  */
-function relay(answer: IncomingMessage, response: ServerResponse, context: ExchangeContext, ends: RelayEnds): void {
-  const { startStream, done, fail } = ends;
+function relay(
+  answer: IncomingMessage,
+  client: Client,
+  context: ExchangeContext,
+  flight: { incoming: Incoming; end: (relayed: Relayed | undefined, error?: Error) => void },
+): void {
+  const { request, response } = client;
+  const { incoming, end } = flight;
   const contentType = rawHeader(answer.rawHeaders, 'content-type');
   const keep = isJsonMediaType(contentType);
   const chunks: Buffer[] = [];
@@ -398,7 +403,8 @@ function relay(answer: IncomingMessage, response: ServerResponse, context: Excha
     if (!streaming) {
       // Longer than what is held: the headers go now, then what was held.
       streaming = true;
-      startStream();
+      const status = answer.statusCode ?? 502;
+      response.writeHead(status, headersFor(request, answer, incoming.request.length, { kind: 'streamed' }));
       for (const held of chunks) response.write(held);
       if (!keep) chunks.length = 0;
     }
@@ -411,12 +417,12 @@ function relay(answer: IncomingMessage, response: ServerResponse, context: Excha
   answer.on('end', () => {
     const whole = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     const status = answer.statusCode ?? 502;
-    done({ answer, status, contentType, ...(!streaming && { held: whole }), bytes: keep ? whole : EMPTY });
+    end({ answer, status, contentType, held: streaming ? undefined : whole, bytes: keep ? whole : EMPTY });
   });
-  answer.on('error', fail);
+  answer.on('error', (error) => end(undefined, error));
   // Destroyed without an error (the client left, the timeout): no 'end' will come.
   answer.on('close', () => {
-    if (!answer.complete) fail(new Error('the upstream answer was cut'));
+    if (!answer.complete) end(undefined, new Error('the upstream answer was cut'));
   });
 }
 

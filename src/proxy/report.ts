@@ -77,6 +77,16 @@ export class ReportBuilder {
     const entry = this.entryOf(outcome);
     entry.exchanges++;
     entry.statuses[outcome.status] = (entry.statuses[outcome.status] ?? 0) + 1;
+    if (outcome.request.length > 0 || outcome.response.length > 0) this.addViolations(entry, outcome);
+    this.totals.exchanges++;
+    if (outcome.kind === 'refused') this.totals.refused++;
+    if (outcome.kind === 'unreachable') this.totals.unreachable++;
+    if (outcome.kind === 'timeout') this.totals.timeouts++;
+    if (outcome.kind === undefined && outcome.status >= 500) this.totals.upstream5xx++;
+  }
+
+  /** The exchange's violations, counted by side, field and rule. */
+  private addViolations(entry: OperationReport, outcome: ExchangeOutcome): void {
     for (const [side, list] of [
       ['request', outcome.request],
       ['response', outcome.response],
@@ -94,11 +104,6 @@ export class ReportBuilder {
         this.totals.violations++;
       }
     }
-    this.totals.exchanges++;
-    if (outcome.kind === 'refused') this.totals.refused++;
-    if (outcome.kind === 'unreachable') this.totals.unreachable++;
-    if (outcome.kind === 'timeout') this.totals.timeouts++;
-    if (outcome.kind === undefined && outcome.status >= 500) this.totals.upstream5xx++;
   }
 
   report(recording?: ProxyReport['recording']): ProxyReport {

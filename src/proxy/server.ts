@@ -19,7 +19,7 @@ import {
 } from '../http/index.ts';
 import { createExchangeChecker } from './check.ts';
 import { Deferred } from './deferred.ts';
-import { type ExchangeContext, HELD_BYTES, handleExchange } from './exchange.ts';
+import { type ExchangeContext, type ExchangeEnds, HELD_BYTES, handleExchange } from './exchange.ts';
 import { Recorder } from './recorder.ts';
 import { recordModel } from './records.ts';
 import { createRedactor, credentialFields, DEFAULT_REDACT } from './redact.ts';
@@ -154,28 +154,33 @@ async function contextOf(options: ProxyOptions): Promise<ExchangeContext> {
 }
 
 /**
- * One exchange through the proxy, counted and logged after its answer is sent; a promise only while
- * it waits (no async function: each await would add promise turns to every exchange).
+ * One exchange through the proxy, counted and logged after its answer is sent; `fail` answers the
+ * proxy's own failure. Its ends are made once, not per exchange (no promise, no closure per exchange
+ * but the deferred count).
  */
-function exchanger(context: ExchangeContext, builder: ReportBuilder, options: ProxyOptions) {
+function exchanger(
+  context: ExchangeContext,
+  builder: ReportBuilder,
+  options: ProxyOptions,
+  fail: (request: IncomingMessage, response: ServerResponse, error: Error) => void,
+) {
   const { log } = options;
   const { deferred } = context;
   const timed = log !== undefined && options.logExchanges !== false;
-  const counted = (request: IncomingMessage, outcome: ExchangeOutcome, started: number) => {
-    const ms = timed ? performance.now() - started : undefined;
-    deferred.add(() => {
-      builder.add(outcome);
-      if (log) logOutcome(log, request, outcome, ms);
-    });
+  const ends: ExchangeEnds = {
+    done(client, outcome) {
+      const ms = timed ? performance.now() - client.started : undefined;
+      const { request } = client;
+      deferred.add(() => {
+        builder.add(outcome);
+        if (log) logOutcome(log, request, outcome, ms);
+      });
+    },
+    fail: (client, error) => fail(client.request, client.response, error),
   };
-  return (request: IncomingMessage, response: ServerResponse): Promise<void> | undefined => {
-    // Timed only when each exchange is logged: no clock read per exchange otherwise.
-    const started = timed ? performance.now() : 0;
-    const outcome = handleExchange(context, request, response);
-    if (outcome instanceof Promise) return outcome.then((done) => counted(request, done, started));
-    counted(request, outcome, started);
-    return undefined;
-  };
+  // Timed only when each exchange is logged: no clock read per exchange otherwise.
+  return (request: IncomingMessage, response: ServerResponse): void =>
+    handleExchange(context, { request, response, started: timed ? performance.now() : 0 }, ends);
 }
 
 export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
@@ -190,9 +195,17 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const { createNodeDocsListener } = await import('../docs/index.ts');
   const serveDocs = createNodeDocsListener({ ...(options.bundlesDir && { bundlesDir: options.bundlesDir }) });
 
-  const exchange = exchanger(context, builder, options);
+  // The proxy's own failure (an answer it could not check or send): a problem, the error in the log
+  // only (its message may name files); once the headers are out, the answer is cut instead.
+  const fail = (request: IncomingMessage, response: ServerResponse, error: Error) => {
+    log?.(`${request.method} ${(request.url ?? '/').split('?')[0]} proxy error: ${error.message}`);
+    if (response.headersSent) return void response.destroy(error);
+    const detail = 'The proxy failed on this exchange; its log names the error.';
+    writeAnswer(response, problemAnswer(refusal('internal', detail)));
+  };
+  const exchange = exchanger(context, builder, options, fail);
 
-  function answer(request: IncomingMessage, response: ServerResponse): Promise<void> | undefined {
+  function answer(request: IncomingMessage, response: ServerResponse): void {
     // A CORS preflight: answered here, as the mock answers it (never forwarded).
     if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
       response.writeHead(204, {
@@ -200,35 +213,31 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
         'Content-Length': '0',
       });
       response.end();
-      return undefined;
+      return;
     }
     // The report so far.
     if (request.method === 'GET' && isReport(request.url ?? '/')) {
       const text = JSON.stringify(report(), null, 2);
       response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
       response.end(text);
-      return undefined;
+      return;
     }
     // The reference, as on the mock; any other path under /docs is forwarded.
-    if (request.url?.startsWith('/docs'))
-      return serveDocs(request, response).then((served) => (served ? undefined : exchange(request, response)));
-    return exchange(request, response);
+    if (request.url?.startsWith('/docs')) {
+      serveDocs(request, response)
+        .then((served) => served || exchange(request, response))
+        .catch((error: Error) => fail(request, response, error));
+      return;
+    }
+    exchange(request, response);
   }
 
   const { createServer } = await import('node:http');
   const server = createServer(serverOptionsOf(options.timeouts), (request, response) => {
-    // The proxy's own failure (an answer it could not check or send): a problem, the error in the log
-    // only (its message may name files); once the headers are out, the answer is cut instead.
-    const fail = (error: Error) => {
-      log?.(`${request.method} ${(request.url ?? '/').split('?')[0]} proxy error: ${error.message}`);
-      if (response.headersSent) return void response.destroy(error);
-      const detail = 'The proxy failed on this exchange; its log names the error.';
-      writeAnswer(response, problemAnswer(refusal('internal', detail)));
-    };
     try {
-      answer(request, response)?.catch(fail);
+      answer(request, response);
     } catch (error) {
-      fail(error as Error);
+      fail(request, response, error as Error);
     }
   });
   // Node's own refusals (malformed request, headers too large, a client too slow) as problems.

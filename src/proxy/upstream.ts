@@ -7,6 +7,7 @@
  */
 import { type ClientRequest, Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1). */
 export const HOP_BY_HOP = new Set([
@@ -35,35 +36,69 @@ export function rawHeader(raw: readonly string[], lower: string): string | undef
   return undefined;
 }
 
+/** What becomes of a header line at this hop: passed on, dropped, or dropped and read (`Connection`). */
+type Verdict = 'pass' | 'drop' | 'connection';
+
+/** Header names whose verdict a filter remembers (as sent: `Content-Type` and `content-type` are two). */
+const REMEMBERED_NAMES = 256;
+
 /**
- * The lines of `raw` that travel past this hop, as a flat list for `writeHead` or `request` (Node
- * stores it without building a header object): none of {@link HOP_BY_HOP}, none named in a
- * `Connection` header (RFC 9110 §7.6.1: a sender lists there the headers meant for this hop only),
- * and none `drop` refuses (it is given lower-case names). Names keep their case, repeated lines stay
- * separate lines.
+ * A filter of the lines of `raw` that travel past this hop, as a flat list for `writeHead` or
+ * `request` (Node stores it without building a header object): none of {@link HOP_BY_HOP}, none
+ * named in a `Connection` header (RFC 9110 §7.6.1: a sender lists there the headers meant for this
+ * hop only), and none `drop` refuses (it is given lower-case names). Names keep their case, repeated
+ * lines stay separate lines. Each name's verdict is remembered (bounded): a client or an upstream
+ * sends the same names on every exchange, so no name is lower-cased and looked up twice.
  */
-export function endToEnd(raw: readonly string[], drop: (lower: string) => boolean = () => false): RawHeaders {
-  const connection = rawHeader(raw, 'connection');
-  // Most messages name no header in `Connection`: no set is built for them (this runs twice per exchange).
-  const named = connection === undefined ? undefined : new Set(connectionNames(raw).map((name) => name.toLowerCase()));
-  const out: RawHeaders = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
+export function headerFilter(drop: (lower: string) => boolean = () => false): (raw: readonly string[]) => RawHeaders {
+  const verdicts = new Map<string, Verdict>();
+  const verdictOf = (name: string): Verdict => {
+    let verdict = verdicts.get(name);
+    if (verdict !== undefined) return verdict;
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower) || named?.has(lower) || drop(lower)) continue;
-    out.push(name, raw[i + 1] as string);
-  }
-  return out;
+    if (lower === 'connection') verdict = 'connection';
+    else verdict = HOP_BY_HOP.has(lower) || drop(lower) ? 'drop' : 'pass';
+    if (verdicts.size < REMEMBERED_NAMES) verdicts.set(name, verdict);
+    return verdict;
+  };
+  // The names the last `Connection` value listed beyond the hop-by-hop ones: a peer sends the same
+  // value every time (node's `keep-alive`), split once.
+  let last: { value: string; named: string[] } = { value: '', named: [] };
+  const namedBy = (value: string): string[] => {
+    if (value !== last.value) last = { value, named: namedIn(value) };
+    return last.named;
+  };
+  return (raw) => {
+    const out: RawHeaders = [];
+    let connection: string | undefined;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i] as string;
+      const verdict = verdictOf(name);
+      if (verdict === 'pass') out.push(name, raw[i + 1] as string);
+      else if (verdict === 'connection')
+        connection = connection === undefined ? (raw[i + 1] as string) : `${connection},${raw[i + 1]}`;
+    }
+    const named = connection === undefined ? [] : namedBy(connection);
+    return named.length === 0 ? out : withoutNamed(out, named);
+  };
 }
 
-/** Every header name listed in the `Connection` lines of `raw`. */
-function connectionNames(raw: readonly string[]): string[] {
-  const names: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    if ((raw[i] as string).toLowerCase() !== 'connection') continue;
-    for (const name of (raw[i + 1] as string).split(',')) if (name.trim()) names.push(name.trim());
+/** The header names a `Connection` value lists, lower-cased, but the hop-by-hop ones (dropped anyway). */
+function namedIn(value: string): string[] {
+  return value
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '' && !HOP_BY_HOP.has(name));
+}
+
+/** The lines of `out` but those `named` (lower-case names). */
+function withoutNamed(out: RawHeaders, named: string[]): RawHeaders {
+  const kept: RawHeaders = [];
+  for (let i = 0; i < out.length; i += 2) {
+    const name = out[i] as string;
+    if (!named.includes(name.toLowerCase())) kept.push(name, out[i + 1] as string);
   }
-  return names;
+  return kept;
 }
 
 /** Methods whose request announces no body when it has none (every other one says `Content-Length: 0`). */
@@ -106,10 +141,41 @@ export function parseUpstream(text: string): URL {
   return url;
 }
 
+/** The client's lines for the upstream: `Accept-Encoding` is not forwarded (the body must arrive readable for validation). */
+const forUpstream = headerFilter((lower) => lower === 'accept-encoding');
+
+/** Node's margin before a server's announced keep-alive timeout (HTTP_AGENT_KEEP_ALIVE_TIMEOUT_BUFFER). */
+const KEEP_ALIVE_MARGIN_MS = 1000;
+
+/**
+ * The agent's `keepSocketAlive` (an override node:http documents), as node's own does it: a socket
+ * goes back to the pool with the agent's timeout (none by default), shortened to 1 s before the
+ * `Keep-Alive: timeout=N` the upstream announced, and is not kept when that leaves nothing. The
+ * hint is read from the answer's raw lines: node's own reads `res.headers`, which builds the answer's
+ * header object for that one line on every exchange (the proxy builds none).
+ */
+function keepSocketAlive(this: { keepAliveMsecs: number; options: { timeout?: number } }, socket: Socket): boolean {
+  socket.setKeepAlive(true, this.keepAliveMsecs);
+  socket.unref();
+  let timeout = this.options.timeout || 0;
+  // The request the socket carried, as node's agent reads it (an internal field: absent, no hint).
+  const answer = (socket as Socket & { _httpMessage?: { res?: IncomingMessage } })._httpMessage?.res;
+  const hint = answer && rawHeader(answer.rawHeaders, 'keep-alive');
+  const seconds = hint ? /^timeout=(\d+)/.exec(hint)?.[1] : undefined;
+  if (seconds !== undefined) {
+    const hinted = Number.parseInt(seconds, 10) * 1000 - KEEP_ALIVE_MARGIN_MS;
+    if (hinted <= 0) return false;
+    if (hinted < timeout) timeout = hinted;
+  }
+  if (socket.timeout !== timeout) socket.setTimeout(timeout);
+  return true;
+}
+
 export function createUpstream(base: URL): Upstream {
   const basePath = base.pathname.replace(/\/+$/, '');
   const secure = base.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  agent.keepSocketAlive = keepSocketAlive;
   const request = secure ? httpsRequest : httpRequest;
   const name = `${base.protocol}//${base.host}${basePath}`;
   const hostname = base.hostname.replace(/^\[|\]$/g, '');
@@ -119,7 +185,7 @@ export function createUpstream(base: URL): Upstream {
     name,
     urlOf,
     send({ method, target, rawHeaders, body }, { onAnswer, onError }) {
-      const outgoing = endToEnd(rawHeaders, (header) => header === 'accept-encoding');
+      const outgoing = forUpstream(rawHeaders);
       outgoing.push('Host', base.host);
       if (body.length > 0 || !BODILESS_METHODS.has(method)) outgoing.push('Content-Length', String(body.length));
       // Options, not a URL object, and the headers as a flat list: this runs once per exchange.

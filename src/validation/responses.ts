@@ -68,6 +68,16 @@ type ResponsePlan =
 /** How a body is read once a schema applies: its value, or the violation that it cannot be read. */
 export type BodyReader = (mediaType: string) => { value: unknown } | { error: ResponseViolation };
 
+/** The last Content-Type read and its media type: a server answers with the same one every time. */
+let lastType: { contentType: string | null; media: string } = { contentType: null, media: '' };
+
+/** The media type of a Content-Type, lower-cased, without parameters (`application/json; charset=utf-8` → `application/json`). */
+function mediaTypeOf(contentType: string | null): string {
+  if (contentType !== lastType.contentType)
+    lastType = { contentType, media: (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '' };
+  return lastType.media;
+}
+
 export class Contract {
   readonly bundles: Bundle[];
   /**
@@ -167,7 +177,7 @@ export class Contract {
     const plan = this.planOf(operation, status);
     if (plan.kind === 'undeclared') return [plan.violation];
     if (plan.declared.length === 0) return [];
-    const received = (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+    const received = mediaTypeOf(contentType);
     const media = plan.media.get(received);
     if (!media) {
       return [
