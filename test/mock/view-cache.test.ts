@@ -243,6 +243,17 @@ describe('the memo of list answers (src/mock/page-memo.ts, src/mock/stages/memo.
     expect(new Set(seen).size).toBe(3);
   });
 
+  it('answers a token’s fork of a global snapshot from the fork, not from the state it had', async () => {
+    const id = activeId('memo-global');
+    expect((await send(memo, 'POST', `/subscriptions/${id}/renew/`, { token: 'memo-global' })).status).toBe(200);
+    await memo.snapshot('memo-renewed', 'memo-global', { global: true });
+    const global = await read('memo-global', '/subscriptions/?status=active');
+    const before = await read('memo-forked', '/subscriptions/?status=active');
+    expect(before.text).not.toBe(global.text);
+    await memo.fork('memo-renewed', 'memo-forked');
+    expect((await read('memo-forked', '/subscriptions/?status=active')).text).toBe(global.text);
+  });
+
   it('keys the answer by version, link origin and the query as sent', async () => {
     const path = '/subscriptions/?status=active,paused&colour=red';
     const a = await read('memo-keys', path);
