@@ -102,6 +102,11 @@ export class State implements StateView {
   bytes = 0;
   /** Writes committed to this state (a refused request leaves it as it was). */
   revision = 0;
+  /**
+   * Records stored in this state (every {@link put}: a commit's, or a state file's being loaded):
+   * what a memo of its answers checks (./page-memo.ts), as any change of the state passes here.
+   */
+  edits = 0;
   /** The records the last committed write stored. */
   lastChanges: [collection: string, record: AnyRecord][] = [];
 
@@ -159,6 +164,7 @@ export class State implements StateView {
   put(collection: string, record: AnyRecord): void {
     const indexed = this.own(collection);
     indexed.lookups = undefined;
+    this.edits += 1;
     const { records, positions } = indexed;
     const key = String(record[keyField(collection)]);
     const position = positions.get(key);

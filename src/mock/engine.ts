@@ -26,6 +26,7 @@ import { body } from './stages/body.ts';
 import { type EngineCore, type Incoming, pipeline, type RawRequest, type RawResponse } from './stages/context.ts';
 import { examples } from './stages/examples.ts';
 import { incomingOf, outside, through } from './stages/intake.ts';
+import { memo } from './stages/memo.ts';
 import { route } from './stages/route.ts';
 import { scenario } from './stages/scenario.ts';
 import { tokenState } from './stages/state.ts';
@@ -112,9 +113,8 @@ export interface MockEngine {
   /** The last requests answered, newest first (the inspector's log, `GET /__mock/requests`). */
   requests(limit?: number): LoggedRequest[];
   /**
-   * A read-only view of the state a token sees now, without copying: records by key, its revision
-   * (writes committed) and the records its last write stored. For tests and tools; do not change
-   * the records.
+   * A read-only view of the state a token sees now, without copying: records by key, its revision (writes
+   * committed) and the records its last write stored. For tests and tools; do not change the records.
    */
   inspect(token?: string): StateView;
   /** What the requests exercised (docs/mock.md "Coverage"): the process's, or a token state's; `resetCoverage` forgets. */
@@ -136,6 +136,7 @@ const PIPELINE = pipeline<Incoming>()
   .add(ticket)
   .add(scenario)
   .add(body)
+  .add(memo)
   .add(validation)
   .add(examples)
   .add(store)

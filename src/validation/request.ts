@@ -291,11 +291,19 @@ function queryOf(queryParams: ParamSpec[], search: URLSearchParams): Record<stri
     const all = search.getAll(param.name);
     if (all.length === 0) continue;
     query[param.name] =
-      param.kind === 'array'
-        ? all.flatMap((v) => v.split(',')).map((v) => coerce(param.itemKind, v))
-        : coerce(param.kind, all[all.length - 1] as string);
+      param.kind === 'array' ? itemsOf(param.itemKind, all) : coerce(param.kind, all[all.length - 1] as string);
   }
   return query;
+}
+
+/** An array parameter's items, repeated or comma-separated, coerced (a loop: flatMap cost a list ~2 µs, perf). */
+function itemsOf(kind: string | undefined, all: string[]): unknown[] {
+  const items: unknown[] = [];
+  for (const value of all) {
+    if (!value.includes(',')) items.push(coerce(kind, value));
+    else for (const item of value.split(',')) items.push(coerce(kind, item));
+  }
+  return items;
 }
 
 function toPath(v: Violation): Violation {

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { type Bundle, deref, VERSION_HEADER } from '../../src/contract/index.ts';
 import { State } from '../../src/mock/collection-state.ts';
 import { collectionOf, type Rec, type ViewContext } from '../../src/mock/model/index.ts';
+import { MEMO_ENTRY_BYTES } from '../../src/mock/page-memo.ts';
 import { createProjector, type Projector } from '../../src/mock/project.ts';
 import { keptText, ViewReads } from '../../src/mock/view-cache.ts';
 import { bundles, engineOf, send } from './engine.ts';
@@ -157,10 +158,13 @@ describe('answers from cached bytes', () => {
         const token = `cache-${runs++}`;
         for (const s of steps) {
           await run(token, s);
-          // Read after every step: texts kept before a change must not be answered after it.
-          for (const bundle of serving('listSubscriptions')) await checkList(token, bundle, status);
+          // Read after every step, each page twice (the second from the state's memo of answers,
+          // src/mock/page-memo.ts): texts and answers kept before a change must not be answered after it.
+          for (const bundle of serving('listSubscriptions')) {
+            await checkList(token, bundle, status);
+            await checkList(token, bundle, undefined);
+          }
         }
-        for (const bundle of serving('listSubscriptions')) await checkList(token, bundle, undefined);
         for (const id of ids('tickets').slice(0, 4))
           await checkGet(token, 'getTicket', 'tickets', `/tickets/${id}/`, id);
         await checkGet(token, 'getStockRecord', 'stockrecords', '/stockrecords/7/', 7);
@@ -207,10 +211,104 @@ describe('answers from cached bytes', () => {
     // The renewed subscription (the state's own) is on the first page; the other nine are seeded.
     const own = await send(engine, 'GET', '/subscriptions/', { token: 'charged', version });
     const text = JSON.stringify((own.json.results as Rec[]).find((r) => r.id === id));
-    expect((after ?? 0) - (before ?? 0)).toBeGreaterThanOrEqual(text.length);
-    expect((after ?? 0) - (before ?? 0)).toBeLessThan(2 * text.length);
+    // Its text, and the page's answer the state's memo keeps (./memo below): its bytes and entry.
+    const memo = Buffer.byteLength(own.text) + MEMO_ENTRY_BYTES;
+    expect((after ?? 0) - (before ?? 0)).toBeGreaterThanOrEqual(text.length + memo);
+    expect((after ?? 0) - (before ?? 0)).toBeLessThan(2 * text.length + memo + 200);
     await send(engine, 'GET', '/subscriptions/', { token: 'charged', version });
     expect(await estimate()).toBe(after);
+  });
+});
+
+describe('the memo of list answers (src/mock/page-memo.ts, src/mock/stages/memo.ts)', () => {
+  const version = serving('listSubscriptions')[0]?.version as string;
+  const memo = engineOf();
+  const read = (token: string, path: string, options: { origin?: string; version?: string } = {}) =>
+    send(memo, 'GET', path, { token, version, ...options });
+  const activeId = (token: string) =>
+    memo
+      .inspect(token)
+      .list('subscriptions')
+      .find((s) => s.status === 'active')?.id;
+
+  it('answers anew after each write to the same state, not what it kept before', async () => {
+    const id = activeId('memo-writes');
+    const seen: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      expect((await send(memo, 'POST', `/subscriptions/${id}/renew/`, { token: 'memo-writes' })).status).toBe(200);
+      const first = await read('memo-writes', '/subscriptions/?status=active');
+      expect((await read('memo-writes', '/subscriptions/?status=active')).text).toBe(first.text);
+      seen.push(first.text);
+    }
+    expect(new Set(seen).size).toBe(3);
+  });
+
+  it('answers a token’s fork of a global snapshot from the fork, not from the state it had', async () => {
+    const id = activeId('memo-global');
+    expect((await send(memo, 'POST', `/subscriptions/${id}/renew/`, { token: 'memo-global' })).status).toBe(200);
+    await memo.snapshot('memo-renewed', 'memo-global', { global: true });
+    const global = await read('memo-global', '/subscriptions/?status=active');
+    const before = await read('memo-forked', '/subscriptions/?status=active');
+    expect(before.text).not.toBe(global.text);
+    await memo.fork('memo-renewed', 'memo-forked');
+    expect((await read('memo-forked', '/subscriptions/?status=active')).text).toBe(global.text);
+  });
+
+  it('keys the answer by version, link origin and the query as sent', async () => {
+    const path = '/subscriptions/?status=active,paused&colour=red';
+    const a = await read('memo-keys', path);
+    const b = await read('memo-keys', path, { origin: 'http://other.test' });
+    expect(a.json.next).toMatch(/^http:\/\/mock\.test\/subscriptions\/\?status=active%2Cpaused&colour=red&cursor=/);
+    expect(b.json.next).toMatch(/^http:\/\/other\.test\//);
+    // The unknown parameter is named on the answer from the memo too.
+    expect((await read('memo-keys', path)).headers.get('X-Mock-Unknown-Query')).toBe('colour');
+    const reordered = await read('memo-keys', '/subscriptions/?colour=red&status=active,paused');
+    expect(reordered.json.next).toMatch(/\?colour=red&status=active%2Cpaused&cursor=/);
+    for (const bundle of serving('listSubscriptions')) {
+      const answer = await read('memo-keys', path, { version: bundle.version });
+      expect(answer.headers.get(VERSION_HEADER)).toBe(bundle.version);
+      expect((await read('memo-keys', path, { version: bundle.version })).text).toBe(answer.text);
+    }
+  });
+
+  it('counts a read answered from the memo in coverage and the request log as the first', async () => {
+    const first = await read('memo-walk', '/subscriptions/?status=active,paused');
+    const path = `${new URL(first.json.next).pathname}${new URL(first.json.next).search}`;
+    await read('memo-once', path);
+    for (let i = 0; i < 2; i++) await read('memo-twice', path);
+    const items = (token: string) =>
+      memo
+        .coverage(token)
+        .operations.filter((o) => o.operation === 'listSubscriptions' && o.version === version)
+        .flatMap((o) =>
+          o.items.filter((item) => item.count > 0).map((item) => `${item.dimension} ${item.name} ${item.count}`),
+        );
+    const twice = items('memo-once').map((item) => item.replace(/ (\d+)$/, (_, n) => ` ${2 * Number(n)}`));
+    expect(twice.length).toBeGreaterThan(3);
+    expect(items('memo-twice')).toEqual(twice);
+    const [last, before] = memo.requests(2);
+    expect({ ...last, id: 0, at: '', ms: 0 }).toEqual({ ...before, id: 0, at: '', ms: 0 });
+  });
+
+  it('counts what it keeps in the state’s memory estimate, and no more after many writes', async () => {
+    const estimate = async () => {
+      const states = await memo.handle(new Request('http://mock.test/__mock/states'));
+      return ((await states.json()) as { usage: { bytes: number } }).usage.bytes;
+    };
+    // A write the page does not show (a ticket's status) makes the kept answer stale all the same.
+    let status = 'open';
+    const cycle = async () => {
+      status = status === 'open' ? 'solved' : 'open';
+      expect((await send(memo, 'PATCH', '/tickets/2/', { token: 'memo-budget', body: { status } })).status).toBe(200);
+      return read('memo-budget', '/subscriptions/?status=active');
+    };
+    await cycle();
+    const one = await estimate();
+    const page = Buffer.byteLength((await read('memo-budget', '/subscriptions/?status=active')).text);
+    expect(await estimate()).toBe(one);
+    for (let i = 0; i < 20; i++) await cycle();
+    // Replaced, not added to: the estimate holds one page's answer, as after the first.
+    expect(Math.abs((await estimate()) - one)).toBeLessThan(page / 4);
   });
 });
 

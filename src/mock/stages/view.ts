@@ -9,10 +9,22 @@ import { refusal, summarize } from '../../http/index.ts';
 import { type AnyRecord, collectionOf, type ViewContext } from '../model/index.ts';
 import type { Projector } from '../project.ts';
 import { keepPage, keptPage, keptText, type RecordView, ViewReads, type ViewSource } from '../view-cache.ts';
-import type { Authorized, Incoming, Routed, Stage, Stored, StoreResult, Target, Viewed } from './context.ts';
+import type {
+  Authorized,
+  Checked,
+  Incoming,
+  Preferred,
+  Routed,
+  Stage,
+  Stored,
+  StoreResult,
+  Target,
+  Viewed,
+} from './context.ts';
 
 type Viewing = Incoming & Routed & Authorized & Stored & Viewed;
 
+import { rememberPage } from './memo.ts';
 import { JsonBytes, jsonBytes, refuseRouted } from './respond.ts';
 
 /** What a collection's view reads: the caller's state, a write's pending records over it. */
@@ -142,13 +154,15 @@ function readJson(context: Viewing, result: Exclude<StoreResult, { kind: 'write'
   return new JsonBytes(bytes);
 }
 
-export const view: Stage<Incoming & Routed & Authorized & Stored, Viewed> = {
+export const view: Stage<Incoming & Routed & Authorized & Preferred & Checked & Stored, Viewed> = {
   name: 'view',
   run: (context) => {
     const result = context.result;
     const read = result.kind !== 'write' ? readJson(context, result) : undefined;
     if (read) {
       context.shown = read;
+      // A list's answer, for the next same read of the unchanged state.
+      if (result.kind === 'list') rememberPage(context, read.bytes.byteLength);
       return undefined;
     }
     context.shown = context.target.project(shownOf(context));

@@ -94,6 +94,16 @@ export class MemoryStates {
     if (bytes > 0) this.registry.charge(key, bytes);
   }
 
+  /**
+   * Counts in a token's state estimate the change of its memo of list answers (../page-memo.ts), when
+   * `state` is the one its token holds now (the seeded state's memo, shared by every token that
+   * never wrote, is bounded but counted in none; a state reset since had its estimate made anew).
+   */
+  chargeMemo(token: string, state: State, bytes: number): void {
+    const key = this.keyOf(token);
+    if (bytes !== 0 && this.registry.get(key)?.state === state) this.registry.charge(key, bytes);
+  }
+
   get limits(): { maxStates: number; maxBytes: number } {
     return { maxStates: this.registry.maxStates, maxBytes: this.registry.maxBytes };
   }
