@@ -5,7 +5,8 @@
 // Time budget (npm test under 3 minutes on 2 cores, CONTRIBUTING.md "Test time"): one worker per
 // core, and at least two (vitest's default, cores - 1, left one of 2 cores idle and ran every file
 // one after another). No more than that: the suite is CPU-bound, and a third worker on 2 cores did
-// not shorten it (209 s vs 212 s), so time is won by cutting CPU seconds. VITEST_MAX_WORKERS
+// not shorten it (209 s vs 212 s; again on 2026-11-28: 157 s vs 155 s, 307 s of CPU vs 288 s), so
+// time is won by cutting CPU seconds. VITEST_MAX_WORKERS
 // overrides it (vitest reads it).
 //
 // isolate: false: the files a worker runs share its module cache, so what they import (the mock,
