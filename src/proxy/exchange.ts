@@ -61,6 +61,8 @@ interface Incoming {
   version: string;
   route?: Route;
   request: ExchangeViolation[];
+  /** The request's body as read, forwarded as it came. */
+  body: Buffer;
 }
 
 /** The version header's name as node:http keys it (lower case), worked out once. */
@@ -135,6 +137,7 @@ function describe(context: ExchangeContext, request: IncomingMessage, body: Buff
       pathname: url.pathname,
       operation: '(unrouted)',
       version: versionHeader?.trim() || '-',
+      body,
     };
     return { ...base, request: [routeViolation(route)] };
   }
@@ -148,6 +151,7 @@ function describe(context: ExchangeContext, request: IncomingMessage, body: Buff
     version: route.version,
     route: route.target,
     request: violations,
+    body,
   };
 }
 
@@ -194,7 +198,7 @@ export function handleExchange(context: ExchangeContext, client: Client, ends: E
 function withBody(context: ExchangeContext, client: Client, body: Buffer | 'too-large', ends: ExchangeEnds): void {
   const settled = body === 'too-large' ? tooLarge(client) : answerOrDescribe(context, client, body);
   if ('status' in settled) ends.done(client, settled);
-  else forward(context, client, settled, body as Buffer, ends);
+  else forward(context, client, settled, ends);
 }
 
 /** A body over MAX_BODY_BYTES: not forwarded (the mock refuses such a body too), a 413 problem. */
@@ -265,6 +269,8 @@ interface Flight {
   declared: string | undefined;
   ended: boolean;
   timer: NodeJS.Timeout | undefined;
+  /** The error the upstream request failed with, if any. */
+  error: Error | undefined;
 }
 
 /**
@@ -273,24 +279,28 @@ interface Flight {
  * ({@link failed}: unreachable, timed out, over the bound, cut). A throw there is the proxy's own
  * failure (`ends.fail`). Callbacks, no promise: this runs for every exchange.
  */
-function forward(context: ExchangeContext, client: Client, incoming: Incoming, body: Buffer, ends: ExchangeEnds): void {
+function forward(context: ExchangeContext, client: Client, incoming: Incoming, ends: ExchangeEnds): void {
   const { request, response } = client;
-  const flight: Flight = { timedOut: false, declared: undefined, ended: false, timer: undefined };
+  const flight: Flight = { timedOut: false, declared: undefined, ended: false, timer: undefined, error: undefined };
   const end = (relayed: Relayed | undefined, error?: Error) => {
     if (flight.ended) return;
     flight.ended = true;
+    flight.error = error;
     clearTimeout(flight.timer);
     let outcome: ExchangeOutcome;
     try {
-      outcome = relayed
-        ? deliver(context, client, incoming, relayed)
-        : failed(context, client, incoming, flight, error);
+      outcome = relayed ? deliver(context, client, incoming, relayed) : failed(context, client, incoming, flight);
     } catch (thrown) {
       return ends.fail(client, thrown as Error);
     }
     ends.done(client, outcome);
   };
-  const call = { method: incoming.method, target: incoming.target, rawHeaders: request.rawHeaders, body };
+  const call = {
+    method: incoming.method,
+    target: incoming.target,
+    rawHeaders: request.rawHeaders,
+    body: incoming.body,
+  };
   const outgoing = context.upstream.send(call, {
     onAnswer: (answer) => {
       const declared = rawHeader(answer.rawHeaders, 'content-length');
@@ -345,15 +355,9 @@ function overBound(context: ExchangeContext, declared: string): Problem {
 }
 
 /** The upstream failed (unreachable, timed out, cut, over the bound): a 502/504 problem, or a cut answer once streaming. */
-function failed(
-  context: ExchangeContext,
-  client: Client,
-  incoming: Incoming,
-  flight: Flight,
-  error: Error | undefined,
-): ExchangeOutcome {
+function failed(context: ExchangeContext, client: Client, incoming: Incoming, flight: Flight): ExchangeOutcome {
   const { request, response } = client;
-  const { timedOut, declared } = flight;
+  const { timedOut, declared, error } = flight;
   const name = context.upstream.name;
   const base = { operation: incoming.operation, version: incoming.version, request: incoming.request, response: [] };
   if (response.headersSent) {

@@ -9,5 +9,6 @@ export { ajvWithBundle } from './ajv.ts';
 export { formatField, type Violation } from './field.ts';
 export { MAX_NESTING, nestingViolation, unsafeNumbers } from './json-limits.ts';
 export { preview, RECEIVED_MAX, ruleMessage } from './message.ts';
-export { checkComponent, type OperationValidator, type ParamSpec, validatorsOf, violationsOf } from './request.ts';
+export type { ParamSpec } from './parameters.ts';
+export { checkComponent, type OperationValidator, validatorsOf, violationsOf } from './request.ts';
 export { Contract, explain, fieldOf, type ResponseViolation } from './responses.ts';
