@@ -22,10 +22,10 @@ import type {
   Viewed,
 } from './context.ts';
 
-type Viewing = Incoming & Routed & Authorized & Stored & Viewed;
-
 import { rememberPage } from './memo.ts';
 import { JsonBytes, jsonBytes, refuseRouted } from './respond.ts';
+
+type Viewing = Incoming & Routed & Authorized & Stored & Viewed;
 
 /** What a collection's view reads: the caller's state, a write's pending records over it. */
 function viewContextOf(context: Viewing): ViewContext {

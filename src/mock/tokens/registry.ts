@@ -85,11 +85,15 @@ export class Registry<V> {
     return [...this.values].map(([key, slot]) => [key, slot.value, slot.cost]);
   }
 
+  private within(): boolean {
+    return this.values.size <= this.maxStates && this.total <= this.maxBytes;
+  }
+
   private evict(keep: string): void {
     // Within the limits (nearly every write): no walk begun.
-    if (this.values.size <= this.maxStates && this.total <= this.maxBytes) return;
+    if (this.within()) return;
     for (const [key, slot] of this.values) {
-      if (this.values.size <= this.maxStates && this.total <= this.maxBytes) return;
+      if (this.within()) return;
       if (key === keep) continue;
       this.values.delete(key);
       this.total -= slot.cost;
