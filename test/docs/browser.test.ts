@@ -166,14 +166,19 @@ async function pressTryIt(page: Page, operation: BundleOperation): Promise<strin
  * The operations are opened in the reference's order (the bundle's), as a reader goes through
  * them; with `press`, each page's try-it is pressed too (pressTryIt): the contract's example keys
  * are records of the mock's store in states their example requests are accepted in, in that order.
+ * `only`: these operations of the version, no other.
  */
-async function checkOperations(page: Page, version: (typeof VERSIONS)[number], press = false): Promise<string[]> {
+async function checkOperations(
+  page: Page,
+  version: (typeof VERSIONS)[number],
+  { press = false, only }: { press?: boolean; only?: readonly string[] } = {},
+): Promise<string[]> {
   const bundle = loadBundle(version);
   const operations = operationsOf(version);
   const order = (id: string) => operations.findIndex((o) => o.operationId === id);
-  const expected = SPEC_OPERATIONS.filter((op) => op.versions.includes(version)).sort(
-    (a, b) => order(a.operationId) - order(b.operationId),
-  );
+  const expected = SPEC_OPERATIONS.filter(
+    (op) => op.versions.includes(version) && (only === undefined || only.includes(op.operationId)),
+  ).sort((a, b) => order(a.operationId) - order(b.operationId));
   const problems: string[] = expected.length === 0 ? [`no operation of ${version} in the inventory`] : [];
   for (const spec of expected) {
     const found = operations.find((o) => o.operationId === spec.operationId);
@@ -229,30 +234,47 @@ async function checkOperations(page: Page, version: (typeof VERSIONS)[number], p
 // Every operation page is rendered once per version, served by the mock (as `npm start` serves it),
 // and checked for what it shows and for its try-it: one Chromium render per page instead of two
 // (test/docs/try-it.test.ts did the try-it half with its own Chromium and mock: ~22 s of CPU in
-// all). The static build from file:// is the same site (only its config.js differs): the
-// doctored-bundle check renders every operation of a version from it, and the tests under 'static
-// build (file://)' the rest.
+// all). The versions share one page, as a reader goes through them with the version switcher: a
+// page load is ~1.6 s of Chromium's CPU, a switch ~0.5 s. The static build from file:// is the same
+// site (only its config.js differs): the doctored-bundle check renders the doctored operations of a
+// version from it, and the tests under 'static build (file://)' the rest.
 it('has one operation page per (version, operation) pair of the spec inventory', () => {
   const pages = VERSIONS.flatMap((v) => operationsOf(v).map((o) => `${v} ${o.operationId}`));
   expect(pages.sort()).toEqual(SPEC_OPERATIONS.flatMap((o) => o.versions.map((v) => `${v} ${o.operationId}`)).sort());
 });
 
-describe.each(VERSIONS)('served by the mock at /docs, version %s', (version) => {
-  it('renders every operation of the version with its versions, header, scopes, examples and changelog, and try-it answers 200 on each with its pre-filled values', {
-    timeout: 240_000,
-  }, async () => {
-    const { page, external, errors } = await open(`${mock.url}/docs/?version=${version}`, [mock.url]);
-    try {
-      expect(await page.inputValue('#docs-version')).toBe(version);
-      expect(await page.locator('.docs-bar').innerText()).toContain(`${HEADER}: ${version}`);
+describe('served by the mock at /docs, every version on one page', () => {
+  let reader: Opened;
+  beforeAll(async () => {
+    reader = await open(`${mock.url}/docs/?version=${VERSIONS[0]}`, [mock.url]);
+  }, 60_000);
+  afterAll(() => reader?.page.close());
+
+  it.each(VERSIONS)(
+    '%s: renders every operation of the version with its versions, header, scopes, examples and changelog, and try-it answers 200 on each with its pre-filled values',
+    {
+      timeout: 240_000,
+    },
+    async (version) => {
+      const { page, external, errors } = reader;
+      if ((await page.inputValue('#docs-version')) !== version) {
+        // From the Overview, as a reader switches: the page shows the version's Overview.
+        await page.evaluate(() => {
+          location.hash = '#/';
+        });
+        await page.selectOption('#docs-version', version);
+      }
+      await page.waitForFunction(
+        (want) => (document.querySelector('.docs-bar') as HTMLElement).innerText.includes(want),
+        `${HEADER}: ${version}`,
+      );
+      expect(new URL(page.url()).searchParams.get('version')).toBe(version);
       await page.screenshot({ path: join(ARTIFACTS, `overview-${version}.png`) });
-      expect(await checkOperations(page, version, true)).toEqual([]);
+      expect(await checkOperations(page, version, { press: true })).toEqual([]);
       expect(errors).toEqual([]);
       expect(external).toEqual([]);
-    } finally {
-      await page.close();
-    }
-  });
+    },
+  );
 });
 
 describe('the operation checker', () => {
@@ -284,8 +306,14 @@ describe('the operation checker', () => {
       }
       const { page } = await open(`${pathToFileURL(join(out, 'index.html')).href}?version=${version}`);
       try {
-        const problems = await checkOperations(page, version);
+        // The three doctored operations and one left as it is (nothing to flag there).
+        const doctored = ['getStockRecord', 'captureTransaction', 'updateMetadataDefinition'];
+        const intact = SPEC_OPERATIONS.find(
+          (op) => op.versions.includes(version) && !doctored.includes(op.operationId),
+        );
+        const problems = await checkOperations(page, version, { only: [...doctored, intact?.operationId ?? ''] });
         const about = (id: string) => problems.filter((p) => p.startsWith(`${id}: `));
+        expect(intact && about(intact.operationId)).toEqual([]);
         expect(about('getStockRecord')).toEqual(['getStockRecord: its page does not render']);
         expect(about('captureTransaction')).toEqual([
           'captureTransaction: "Scopes: transactions:write" not shown',

@@ -50,12 +50,12 @@ const PEERS = [
   `@types/node@${manifest.devDependencies['@types/node']}`,
 ];
 /**
- * The TypeScript a user gets from a plain `npm i -D typescript` today. Not a devDependency of this
- * repo (not even under an alias): its package declares the bin `tsc` too (a Node shim that runs the
- * native compiler of `@typescript/typescript-<platform>-<arch>`), which would take over
- * node_modules/.bin/tsc from the repo's 5.9. Installed beside the downstream project instead.
+ * The TypeScript a user gets from a plain `npm i -D typescript` today: the repository's own
+ * devDependency `typescript-7` (an npm alias of it, the compiler of `npm run typecheck`), run on
+ * the downstream projects by its path.
  */
-const TYPESCRIPT_7 = '7.0.2';
+const TYPESCRIPT_7 = manifest.devDependencies['typescript-7']?.replace(/^npm:typescript@/, '') ?? '';
+const TSC_7 = join(ROOT, 'node_modules', 'typescript-7', 'bin', 'tsc');
 /**
  * What a consumer on Node 22 or 24 gets from a plain `npm i <name>` today (2026-11-25): msw 3 and
  * orval 8 (both need Node 22), the newest prism-http (5.16, declares Node 24) and fast-check,
@@ -110,8 +110,6 @@ let tarball = '';
 let consumer = '';
 /** Installed the tarball alone. */
 let bare = '';
-/** Installed TypeScript 7 alone: its compiler checks the consumer project. */
-let ts7 = '';
 /** Installed the tarball, msw and vitest (and no other peer): a downstream test suite on msw/node. */
 let withMsw = '';
 /** Installed on Node 24 with today's releases (TODAY): msw 3, orval 8, the newest peers. */
@@ -123,12 +121,10 @@ const node = {} as Record<NewerNode, { binary: string; PATH: string }>;
 const binOf = (project: string) => join(project, 'node_modules', '.bin', BIN);
 const installed = (project: string) => join(project, 'node_modules', '@store-admin', 'contract');
 
-// Every install starts as soon as what it needs exists (TypeScript 7 needs no tarball), all in
-// parallel: the pack and the installs are most of this file's wall time.
+// Every install starts as soon as what it needs exists, all in parallel: the pack and the installs
+// are most of this file's wall time.
 beforeAll(async () => {
   tmp = await mkdtemp(join(tmpdir(), 'store-admin-package-'));
-  ts7 = join(tmp, 'typescript7');
-  const typescript7 = newProject(ts7).then(() => npmInstall(ts7, [`typescript@${TYPESCRIPT_7}`]));
   const nodes = Promise.all(
     NODES.map(async (major) => {
       const binary = await nodeBinary(NEWER_NODES[major]);
@@ -142,9 +138,7 @@ beforeAll(async () => {
   const todayReady = Promise.all([nodes, newProject(today)]).then(() =>
     ok('npm', ['install', ...TODAY, ...INSTALL_FLAGS], today, { PATH: node[24].PATH }),
   );
-  // PACK_NO_CHECK: prepack emits dist/ without type-checking src/ again (the same files; `tsc -p .`,
-  // test/architecture/typecheck.test.ts, checks them in this suite).
-  await ok('npm', ['pack', '--pack-destination', tmp, '--loglevel=error'], ROOT, { PACK_NO_CHECK: '1' });
+  await ok('npm', ['pack', '--pack-destination', tmp, '--loglevel=error'], ROOT);
   const packed = (await readdir(tmp)).filter((name) => name.endsWith('.tgz'));
   expect(packed).toHaveLength(1);
   tarball = join(tmp, packed[0] ?? '');
@@ -156,7 +150,6 @@ beforeAll(async () => {
     todayInstall = await run('npm', ['install', tarball, ...INSTALL_FLAGS], today, { PATH: node[24].PATH });
   });
   await Promise.all([
-    typescript7,
     installToday,
     npmInstall(consumer, [tarball, ...PEERS]),
     npmInstall(bare, [tarball]),
@@ -489,8 +482,8 @@ describe('TypeScript 5.9 and 7 on the tarball', () => {
    * files too (no skipLibCheck; TypeScript's own lib files excepted): the package's declarations
    * must compile for a consumer who checks them. 5.9 checks the same code with --skipLibCheck, as
    * in the Node 22 check below: its lib check of the same declarations was ~9 s of CPU (13 -> 3.5 s
-   * at load ~8), and the package's declarations are 5.9's own output from the source `tsc -p .`
-   * checks under strict.
+   * at load ~8); the package's declarations are TypeScript 7's output (scripts/prepack.ts), which 5.9
+   * read without an error under strict, lib check included, on 2026-12-02 (CONTRIBUTING.md, "Test time").
    */
   beforeAll(() => Promise.all([writeTypeCheckProject(consumer), writeTypeCheckProject(today)]));
 
@@ -509,7 +502,7 @@ describe('TypeScript 5.9 and 7 on the tarball', () => {
 
   it.each([
     ['5.9.3', () => join(consumer, 'node_modules', 'typescript', 'bin', 'tsc'), ['--skipLibCheck']],
-    [TYPESCRIPT_7, () => join(ts7, 'node_modules', 'typescript', 'bin', 'tsc'), []],
+    [TYPESCRIPT_7, () => TSC_7, []],
   ])(
     'TypeScript %s type-checks a consumer, the docs samples and the MSW overrides (NodeNext, strict, exact optionals)',
     async (version, tsc, flags) => {
@@ -528,7 +521,7 @@ describe('TypeScript 5.9 and 7 on the tarball', () => {
     // 5.9 checks the code with --skipLibCheck, sparing the ~10 s of CPU the same declarations cost it.
     const checks = [
       [22, join(today, 'node_modules', 'typescript', 'bin', 'tsc'), ['--skipLibCheck']],
-      [24, join(ts7, 'node_modules', 'typescript', 'bin', 'tsc'), []],
+      [24, TSC_7, []],
     ] as const;
     const results = await Promise.all(
       checks.map(([major, tsc, flags]) =>
@@ -926,8 +919,7 @@ describe(`Node 22 and 24, with the releases npm installs today (${TODAY.join(', 
     const tsconfig = { compilerOptions: GENERATED_CODE_OPTIONS, include: ['out-24/**/*.ts'] };
     await writeFile(join(today, 'tsconfig.orval.json'), JSON.stringify(tsconfig));
     // TypeScript 7, the one `npm i typescript` gives beside orval 8 (native: seconds, where 5.9 takes ~15).
-    const tsc = join(ts7, 'node_modules', 'typescript', 'bin', 'tsc');
-    const check = await run(node[24].binary, [tsc, '-p', 'tsconfig.orval.json'], today);
+    const check = await run(node[24].binary, [TSC_7, '-p', 'tsconfig.orval.json'], today);
     expect(check.stdout + check.stderr).toBe('');
     expect(check.code).toBe(0);
     // One file per version, its MSW mocks inline, as orval 7 writes it.
