@@ -2,11 +2,14 @@
  * The parts of a create's path made once instead of per request (issue 28, POST /gift-cards/)
  * against the slow ways they stand in for: the bearer token of the last Authorization header read,
  * a JSON answer's headers from a route's frozen ones, a projector not called for a value that is no
- * object (it keeps it as it is), and the writes in flight kept in an array that a reset cancels.
+ * object (it keeps it as it is), the writes in flight kept in an array that a reset cancels, and
+ * a new gift card's code made as one string.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Json, responseMediaOf } from '../../src/contract/index.ts';
+import { newCardCode } from '../../src/mock/model/gift-cards.ts';
+import { createPrng } from '../../src/mock/prng.ts';
 import { createProjector } from '../../src/mock/project.ts';
 import { tokenOf } from '../../src/mock/stages/intake.ts';
 import { json } from '../../src/mock/stages/respond.ts';
@@ -118,5 +121,17 @@ describe('the writes in flight', () => {
     // Ended: a write after the reset lands.
     expect((await create(engine, 'a', 0)).status).toBe(200);
     expect((await create(engine, 'b', 0)).status).toBe(200);
+  });
+});
+
+describe('a new gift card’s code', () => {
+  it('is the code of three chars(4) of its seed’s PRNG, joined (property)', () => {
+    fc.assert(
+      fc.property(fc.string(), (seed) => {
+        const prng = createPrng(seed);
+        expect(newCardCode(seed)).toBe(`GC-${prng.chars(4)}-${prng.chars(4)}-${prng.chars(4)}`);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
