@@ -95,7 +95,10 @@ describe("the mock's server, its answers sent at the end of their turn", () => {
   it('closes with an answer still to send (its head made, its end not yet): nothing sent, nothing thrown', async () => {
     let closed: Promise<void> | undefined;
     // The log line comes once the head is made, before the turn's end sends the answer.
-    const other: MockServer = await startMock({ port: 0, log: () => void (closed ??= other.close()) });
+    const closeOnce = () => {
+      closed ??= other.close();
+    };
+    const other: MockServer = await startMock({ port: 0, log: closeOnce });
     const answer = await create('closing', other.url).catch((error: Error) => error);
     await closed;
     expect(answer).toBeInstanceOf(Error);
