@@ -6,7 +6,7 @@
  * reader (with its size bound), the Prefer header, and a node server's timeouts and `listen`.
  * Loadable in a browser: only types come from node: (the MSW handlers import it through src/mock).
  */
-export { type Answer, bodyText, problemAnswer, writeAnswer } from './answer.ts';
+export { type Answer, bodyText, problemAnswer, TurnEnds, writeAnswer } from './answer.ts';
 export { announcesBody, type BodyBudget, BusyError, MAX_BODY_BYTES, readNodeBody } from './body.ts';
 export {
   type FieldRule,

@@ -8,7 +8,7 @@
  * sharing them is safe. The state also counts what its token wrote (records created per collection,
  * bytes of the records it holds of its own) for the limits (./limits.ts).
  */
-import { type AnyRecord, keyField, type RecordReader, type StoreData, sortKey } from './model/index.ts';
+import { type AnyRecord, keyField, type RecordReader, type StoreData, sortKey, sortKeyOf } from './model/index.ts';
 import { search } from './pagination.ts';
 
 interface Indexed {
@@ -166,7 +166,8 @@ export class State implements StateView {
     indexed.lookups = undefined;
     this.edits += 1;
     const { records, positions } = indexed;
-    const key = String(record[keyField(collection)]);
+    const field = keyField(collection);
+    const key = String(record[field]);
     const position = positions.get(key);
     const size = sizeOf(record);
     this.bytes += size;
@@ -177,15 +178,14 @@ export class State implements StateView {
     } else {
       this.created.set(collection, (this.created.get(collection) ?? 0) + 1);
       const last = records.at(-1);
-      const order = sortKey(collection, record);
-      if (!last || sortKey(collection, last) < order) {
+      const order = sortKeyOf(record[field]);
+      if (!last || sortKeyOf(last[field]) < order) {
         positions.set(key, records.length);
         records.push(record);
       } else {
-        const at = search(records, (r) => sortKey(collection, r), order, false);
+        const at = search(records, (r) => sortKeyOf(r[field]), order, false);
         records.splice(at, 0, record);
-        for (let i = at; i < records.length; i++)
-          positions.set(String((records[i] as AnyRecord)[keyField(collection)]), i);
+        for (let i = at; i < records.length; i++) positions.set(String((records[i] as AnyRecord)[field]), i);
       }
     }
     this.mine.set(record, size);

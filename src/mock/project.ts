@@ -54,7 +54,10 @@ export function createProjector(document: Json): (schema: Json) => Projector {
       const source = value as Record<string, unknown>;
       const out: Record<string, unknown> = {};
       for (const [name, project] of fields) {
-        if (Object.hasOwn(source, name)) out[name] = project(source[name]);
+        if (!Object.hasOwn(source, name)) continue;
+        const field = source[name];
+        // A projector keeps a value that is no object or array as it is: not called for one.
+        out[name] = field !== null && typeof field === 'object' ? project(field) : field;
       }
       return out;
     };

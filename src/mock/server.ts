@@ -23,6 +23,7 @@ import {
   refusal,
   type ServerTimeouts,
   serverOptionsOf,
+  TurnEnds,
   UNKNOWN_QUERY_HEADER,
   writeAnswer,
 } from '../http/index.ts';
@@ -131,6 +132,7 @@ function deliver(
   request: IncomingMessage,
   response: ServerResponse,
   raw: Omit<RawResponse, 'kind'> & { kind?: RawResponse['kind'] },
+  ends?: TurnEnds,
 ): string {
   const served = raw.kind === undefined || raw.kind === 'api' ? raw.version : raw.kind;
   if (raw.drop) {
@@ -141,7 +143,7 @@ function deliver(
   const unknown = raw.headers[UNKNOWN_QUERY_HEADER];
   // Set apart (writeHead's own headers cannot be read back) so that the log line can name it.
   if (unknown !== undefined) response.setHeader(UNKNOWN_QUERY_HEADER, unknown);
-  writeAnswer(response, raw);
+  writeAnswer(response, raw, ends);
   return served;
 }
 
@@ -294,11 +296,13 @@ async function statefulBackend(bundles: Bundle[], options: MockOptions, io: Node
     ...(journal && { persistence: journal }),
     ...(data !== undefined && { data, dataSource: options.dataSource ?? options.dataFile ?? 'data' }),
   });
+  // The engine's answers are sent at the end of their turn, together (src/http TurnEnds).
+  const ends = new TurnEnds();
   const answer = (request: IncomingMessage, response: ServerResponse): string | Promise<string> => {
     const answered = engine.handleRaw(new NodeRawRequest(request, io));
     return answered instanceof Promise
-      ? answered.then((ready) => deliver(request, response, ready))
-      : deliver(request, response, answered);
+      ? answered.then((ready) => deliver(request, response, ready, ends))
+      : deliver(request, response, answered, ends);
   };
   // Node parses a body right after its headers: the engine starts a microtask later, so that it
   // reads the body at once (one microtask: the answer is delivered in it when no stage waits).

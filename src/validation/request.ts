@@ -160,6 +160,11 @@ function operationValidator(
   const resolvedBody = bodySchema ? deref(document, bodySchema) : undefined;
   const responseSchema = responseMediaOf(document, operation)?.schema;
   let validateResponse: ValidateFunction | undefined;
+  // Made once: a write's answer is checked on every request.
+  const responseValidator = () => {
+    validateResponse ??= compile(rebase(responseSchema, id));
+    return validateResponse;
+  };
 
   return {
     pathParams,
@@ -194,7 +199,7 @@ function operationValidator(
     },
     checkResponse(body) {
       if (!responseSchema) return [];
-      return checkValue(() => (validateResponse ??= compile(rebase(responseSchema, id))), body);
+      return checkValue(responseValidator, body);
     },
   };
 }

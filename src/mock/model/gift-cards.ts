@@ -22,6 +22,22 @@ function initialOf(given: unknown): string | WriteRefusal {
 const tooSmall = (given: unknown) =>
   refuse('body.initial', 'minimum', `"${given}": a gift card's initial amount must be at least 0.01`);
 
+/** The alphabet of a card's code: the PRNG's `chars` default one. */
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** `G`, `C` and `-`. */
+const [G, C, DASH] = [71, 67, 45] as const;
+
+/**
+ * A new card's code, `GC-XXXX-XXXX-XXXX` with the characters of three `prng.chars(4)` in turn,
+ * made as one string (not twelve characters added one by one and joined).
+ */
+export function newCardCode(seed: string): string {
+  const prng = createPrng(seed);
+  const c = () => CODE_ALPHABET.charCodeAt(prng.int(0, CODE_ALPHABET.length - 1));
+  // Arguments are evaluated left to right: the characters come in the order chars() drew them.
+  return String.fromCharCode(G, C, DASH, c(), c(), c(), c(), DASH, c(), c(), c(), c(), DASH, c(), c(), c(), c());
+}
+
 /** The template's fields a new card does not set, found once per template (the seeded first card). */
 let unset: { template: AnyRecord; names: string[] } | undefined;
 function unsetFields(template: AnyRecord, card: StoredGiftCard): string[] {
@@ -42,12 +58,11 @@ export const giftCards: DeclaredCollection<'giftCards'> = {
         const initial = initialOf(body.initial);
         if (typeof initial !== 'string') return initial;
         const id = state.nextKey('giftCards');
-        const prng = createPrng(`${seed}/gift-card/${id}`);
-        const [first, second, lastFour] = [prng.chars(4), prng.chars(4), prng.chars(4)];
+        const code = newCardCode(`${seed}/gift-card/${id}`);
         const card: StoredGiftCard = {
           id,
-          code: `GC-${first}-${second}-${lastFour}`,
-          last_four: lastFour,
+          code,
+          last_four: code.slice(-4),
           currency: body.currency,
           initial,
           balance: initial,

@@ -116,10 +116,10 @@ export const keyField = (collection: string): string => BY_NAME.get(collection)?
  * Numeric sort key of a record: its id, or its order number when digits (the seeded ones, "1001");
  * a number that is not (a recorded store's "A-1001") sorts after them all, as Infinity.
  */
-export const sortKey = (collection: string, record: AnyRecord): number => {
-  const key = record[keyField(collection)];
-  return typeof key === 'number' ? key : /^\d{1,15}$/.test(key) ? Number(key) : Number.POSITIVE_INFINITY;
-};
+export const sortKey = (collection: string, record: AnyRecord): number => sortKeyOf(record[keyField(collection)]);
+/** The sort key of a key's value (a caller that knows the key field reads it once). */
+export const sortKeyOf = (key: unknown): number =>
+  typeof key === 'number' ? key : /^\d{1,15}$/.test(key as string) ? Number(key) : Number.POSITIVE_INFINITY;
 
 /** Stores seeded so far, by their first bundle: the bundles they were seeded from, the seed, the data. */
 const seeded = new WeakMap<Bundle, { bundles: Bundle[]; seed: string; data: StoreData }[]>();

@@ -29,9 +29,7 @@ export function incomingOf(core: EngineCore, request: RawRequest): RequestContex
     pathname,
     searchParams,
     authorization,
-    token: (authorization === undefined
-      ? undefined
-      : /^bearer[ \t]+(\S.*)$/i.exec(authorization.trim())?.[1]?.trim()) as string,
+    token: tokenOf(authorization) as string,
     // Set by the stages (./context.ts says which), before any reads them.
     target: undefined as never,
     version: undefined as never,
@@ -49,6 +47,20 @@ export function incomingOf(core: EngineCore, request: RawRequest): RequestContex
     viewContext: undefined,
     shown: undefined,
   };
+}
+
+/** The last Authorization header read and its bearer token: a client sends the same one request after request. */
+let lastAuthorization: string | undefined;
+let lastToken: string | undefined;
+
+/** The bearer token an Authorization header holds, if it holds one. */
+export function tokenOf(authorization: string | undefined): string | undefined {
+  if (authorization === undefined) return undefined;
+  if (authorization !== lastAuthorization) {
+    lastToken = /^bearer[ \t]+(\S.*)$/i.exec(authorization.trim())?.[1]?.trim();
+    lastAuthorization = authorization;
+  }
+  return lastToken;
 }
 
 /** What is answered before the pipeline: a CORS preflight (it carries no token), the admin endpoints. */

@@ -104,15 +104,34 @@ function writeObject(value: Record<string, unknown>, out: Pieces): boolean {
 export const json = (
   status: number,
   body: unknown,
-  headers: Record<string, string> = {},
+  headers: Readonly<Record<string, string>> = {},
   version = '-',
 ): RawResponse => ({
   status,
-  headers: { 'Content-Type': 'application/json', ...headers },
+  headers: jsonHeaders(headers),
   body: body instanceof JsonBytes ? body.bytes : JSON.stringify(body),
   kind: 'api',
   version,
 });
+
+const JSON_TYPE = { 'Content-Type': 'application/json' } as const;
+/** The last frozen headers given to {@link jsonHeaders} (a route's `served`) and its answer's. */
+let lastGiven: Readonly<Record<string, string>> | undefined;
+let lastMade: Record<string, string> = JSON_TYPE;
+
+/**
+ * A JSON answer's headers: the Content-Type and `headers`. For frozen ones (a route's `served`,
+ * shared by its every answer) made once and frozen too: the intake copies an API answer's headers
+ * (./intake.ts), so nothing writes to them.
+ */
+function jsonHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  if (headers === lastGiven) return lastMade;
+  const made = { ...JSON_TYPE, ...headers };
+  if (!Object.isFrozen(headers)) return made;
+  lastGiven = headers;
+  lastMade = Object.freeze(made);
+  return made;
+}
 
 /** An API answer with a body already written (empty for a 204, a declared status without a body). */
 export const api = (status: number, headers: Record<string, string>, body: string, version = '-'): RawResponse => ({

@@ -4,18 +4,21 @@
  * delay, a dropped connection, a 429/500/503; the other tokens (code=, example=) are kept for the
  * examples stage.
  */
-import { badPrefer, parsePrefer } from '../../http/index.ts';
+import { badPrefer, type PreferResult, parsePrefer } from '../../http/index.ts';
 import { failureProblem, type Scenario, scenarioOf, sleep } from '../scenarios.ts';
 import type { Incoming, Preferred, RawResponse, Routed, Stage } from './context.ts';
 import { refuseRouted } from './respond.ts';
 
 const NO_NAMES: readonly string[] = [];
+/** No Prefer header (most requests): one result, nothing parsed nor made. Frozen: nothing writes preferences. */
+const NOTHING_PREFERRED: PreferResult = Object.freeze({ ok: true, preferences: Object.freeze({}) });
 
 export const scenario: Stage<Incoming & Routed, Preferred> = {
   name: 'scenario',
   run: (context) => {
     const { raw, target } = context;
-    const prefer = parsePrefer(raw.header('prefer'));
+    const header = raw.header('prefer');
+    const prefer = header ? parsePrefer(header) : NOTHING_PREFERRED;
     // A token with a bad value, scenario or not.
     if (!prefer.ok) return refuseRouted(context, badPrefer(prefer.message, context.problem));
     context.preferences = prefer.preferences;

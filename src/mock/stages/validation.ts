@@ -96,7 +96,8 @@ export const validation: Stage<Incoming & Routed & Parsed, Checked> = {
         fieldRefusal('badRequest', { field: `query.${repeated.name}`, rule: 'duplicate', message }, context.problem),
       );
     }
-    const path = validator.checkPath(pathValues(target, context.pathname));
+    // A path without parameters (a create's) is not matched again for none.
+    const path = validator.checkPath(target.pathNames.length === 0 ? {} : pathValues(target, context.pathname));
     const query = validator.checkQuery(searchParams);
     context.path = path.values;
     context.query = query.query;

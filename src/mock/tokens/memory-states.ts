@@ -42,7 +42,11 @@ export class MemoryStates {
   protected readonly persistence: Persistence | undefined;
   protected readonly now: () => Date;
   protected readonly registry: Registry<Held>;
-  private readonly tickets = new Set<Ticket>();
+  /**
+   * The writes in flight: a few at most (a write is answered within one turn unless it waits). An
+   * array, not a Set: deleting a Set's last entry shrinks its table, an allocation per write.
+   */
+  private readonly tickets: Ticket[] = [];
   protected readonly tombstones = new Set<string>();
   /** The global snapshots forks lie over (./globals.ts), loaded from the state file. */
   protected readonly globals: GlobalSnapshots;
@@ -123,12 +127,16 @@ export class MemoryStates {
   /** Opens a write on a token's state (call {@link end} when the request is answered). */
   begin(token: string): Ticket {
     const ticket = { key: this.keyOf(token), cancelled: false };
-    this.tickets.add(ticket);
+    this.tickets.push(ticket);
     return ticket;
   }
 
   end(ticket: Ticket): void {
-    this.tickets.delete(ticket);
+    const at = this.tickets.lastIndexOf(ticket);
+    if (at < 0) return;
+    // The last one moved into its place (their order does not matter).
+    const last = this.tickets.pop() as Ticket;
+    if (at < this.tickets.length) this.tickets[at] = last;
   }
 
   /**

@@ -9,13 +9,7 @@ import type { MockLimits } from '../limits.ts';
 import { type AnyRecord, collectionOf, keyField } from '../model/index.ts';
 
 export function checkLimits(state: State, changes: [string, AnyRecord][], limits: MockLimits): Refusal | undefined {
-  const created = new Map<string, number>();
-  let bytes = 0;
-  for (const [collection, record] of changes) {
-    bytes += sizeOf(record);
-    if (!state.get(collection, record[keyField(collection)]))
-      created.set(collection, (created.get(collection) ?? 0) + 1);
-  }
+  const created = createdBy(state, changes);
   for (const [collection, count] of created) {
     if ((state.created.get(collection) ?? 0) + count > limits.maxRecords) {
       const noun = collectionOf(collection).singular;
@@ -26,6 +20,8 @@ export function checkLimits(state: State, changes: [string, AnyRecord][], limits
       });
     }
   }
+  let bytes = 0;
+  for (const [, record] of changes) bytes += sizeOf(record);
   if (state.bytes + bytes > limits.maxStateBytes) {
     return fieldRefusal('limit', {
       field: 'body',
@@ -35,3 +31,22 @@ export function checkLimits(state: State, changes: [string, AnyRecord][], limits
   }
   return undefined;
 }
+
+const NONE: readonly [string, number][] = [];
+
+/**
+ * The records a write creates (keys the state does not hold), counted per collection in the order
+ * the changes name them. A write of one record (a create) makes no map.
+ */
+function createdBy(state: State, changes: [string, AnyRecord][]): Iterable<readonly [string, number]> {
+  if (changes.length === 1) {
+    const only = changes[0] as [string, AnyRecord];
+    return isNew(state, only) ? [[only[0], 1]] : NONE;
+  }
+  const created = new Map<string, number>();
+  for (const change of changes) if (isNew(state, change)) created.set(change[0], (created.get(change[0]) ?? 0) + 1);
+  return created;
+}
+
+const isNew = (state: State, [collection, record]: [string, AnyRecord]) =>
+  !state.get(collection, record[keyField(collection)]);
