@@ -161,10 +161,7 @@ function operationValidator(
   const responseSchema = responseMediaOf(document, operation)?.schema;
   let validateResponse: ValidateFunction | undefined;
   // Made once: a write's answer is checked on every request.
-  const responseValidator = () => {
-    validateResponse ??= compile(rebase(responseSchema, id));
-    return validateResponse;
-  };
+  const responseValidator = (): ValidateFunction => (validateResponse ??= compile(rebase(responseSchema, id)));
 
   return {
     pathParams,
