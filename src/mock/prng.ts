@@ -2,6 +2,9 @@
  * A small seeded PRNG (xmur3 string hash → mulberry32): the same seed gives the same sequence on
  * every machine and Node version. The mock's data never comes from Math.random.
  */
+/** The characters `chars` draws from by default: letters and digits without the look-alikes (I, O, 0, 1). */
+export const CODE_CHARS = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
 export interface Prng {
   /** A float in [0, 1). */
   next(): number;
@@ -43,7 +46,7 @@ class Mulberry32 implements Prng {
   pick<T>(items: readonly T[]): T {
     return items[this.int(0, items.length - 1)] as T;
   }
-  chars(length: number, alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'): string {
+  chars(length: number, alphabet = CODE_CHARS): string {
     let out = '';
     for (let i = 0; i < length; i++) out += alphabet[this.int(0, alphabet.length - 1)];
     return out;

@@ -1,5 +1,5 @@
 /** Gift cards 1..40 (`POST /gift-cards/` adds the next ids): a code, an initial amount, a balance. */
-import { createPrng } from '../prng.ts';
+import { CODE_CHARS, createPrng } from '../prng.ts';
 import { clone, refuse } from '../writes/common.ts';
 import { at, day, money } from './catalogue.ts';
 import type { StoredGiftCard } from './records.ts';
@@ -22,8 +22,6 @@ function initialOf(given: unknown): string | WriteRefusal {
 const tooSmall = (given: unknown) =>
   refuse('body.initial', 'minimum', `"${given}": a gift card's initial amount must be at least 0.01`);
 
-/** The alphabet of a card's code: the PRNG's `chars` default one. */
-const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /** `G`, `C` and `-`. */
 const [G, C, DASH] = [71, 67, 45] as const;
 
@@ -33,7 +31,7 @@ const [G, C, DASH] = [71, 67, 45] as const;
  */
 export function newCardCode(seed: string): string {
   const prng = createPrng(seed);
-  const c = () => CODE_ALPHABET.charCodeAt(prng.int(0, CODE_ALPHABET.length - 1));
+  const c = () => CODE_CHARS.charCodeAt(prng.int(0, CODE_CHARS.length - 1));
   // Arguments are evaluated left to right: the characters come in the order chars() drew them.
   return String.fromCharCode(G, C, DASH, c(), c(), c(), c(), DASH, c(), c(), c(), c(), DASH, c(), c(), c(), c());
 }

@@ -68,9 +68,11 @@ function repeatedParam(context: Checking) {
 
 /** The path's parameters by name, as sent (decoded). */
 function pathValues(target: Checking['target'], pathname: string): Record<string, string> {
-  const captured = target.pathPattern.exec(pathname);
-  const values: Record<string, string> = {};
   const names = target.pathNames;
+  const values: Record<string, string> = {};
+  // A path without parameters (a create's) is not matched again for none.
+  if (names.length === 0) return values;
+  const captured = target.pathPattern.exec(pathname);
   for (let i = 0; i < names.length; i++) values[names[i] as string] = decodePath(captured?.[i + 1] ?? '');
   return values;
 }
@@ -96,8 +98,7 @@ export const validation: Stage<Incoming & Routed & Parsed, Checked> = {
         fieldRefusal('badRequest', { field: `query.${repeated.name}`, rule: 'duplicate', message }, context.problem),
       );
     }
-    // A path without parameters (a create's) is not matched again for none.
-    const path = validator.checkPath(target.pathNames.length === 0 ? {} : pathValues(target, context.pathname));
+    const path = validator.checkPath(pathValues(target, context.pathname));
     const query = validator.checkQuery(searchParams);
     context.path = path.values;
     context.query = query.query;
