@@ -26,9 +26,10 @@ import HeavyFirstSequencer from './test/setup/sequencer.ts';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Bundles the CLI the suites spawn (test/setup/cli.ts); starts the mock once on a free port for
-    // test/mock and test/conformance (inject('mockUrl')).
-    globalSetup: ['test/setup/cli.ts', 'test/setup/mock.ts'],
+    // A scratch TMPDIR for the run, on a RAM disk when there is one, removed after it
+    // (test/setup/scratch.ts); bundles the CLI the suites spawn (test/setup/cli.ts); starts the mock
+    // once on a free port for test/mock and test/conformance (inject('mockUrl')).
+    globalSetup: ['test/setup/scratch.ts', 'test/setup/cli.ts', 'test/setup/mock.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: Math.max(2, availableParallelism()),
