@@ -1,6 +1,6 @@
 // The run's scratch folder (test/setup/scratch.ts): every tmpdir() of the suites is inside it, and
 // its teardown removes what a test left behind.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -25,6 +25,8 @@ it('makes a folder under the override, sets TMPDIR to it, and its teardown remov
   const teardown = await setup();
   const scratch = tmpdir();
   expect(dirname(scratch)).toBe(parent);
+  // As /tmp: anyone may make a folder in it (a test runs the mock as nobody), only its owner remove it.
+  expect(statSync(scratch).mode & 0o7777).toBe(0o1777);
   mkdirSync(join(scratch, 'left-behind'));
   writeFileSync(join(scratch, 'left-behind', 'file'), 'x');
   await teardown();

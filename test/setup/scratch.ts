@@ -10,7 +10,7 @@
  * STORE_ADMIN_TEST_TMPDIR overrides where the folder goes.
  */
 import { statfsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -33,6 +33,9 @@ function scratchParent(): string {
 
 export default async function setup(): Promise<() => Promise<void>> {
   const scratch = await mkdtemp(join(scratchParent(), 'store-admin-test-'));
+  // /tmp's own mode: a test runs the mock as nobody in a folder of its own in here
+  // (test/hostile/state-file.test.ts), and mkdtemp's 0700 would stop it at the door.
+  await chmod(scratch, 0o1777);
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = scratch;
   return async () => {
