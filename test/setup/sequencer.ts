@@ -2,7 +2,8 @@
 // order comes from its results cache (node_modules/.vite: longest first); a fresh clone (CI) has no
 // cache and falls back to file size, which started test/package (a third of the run) late and left
 // one worker idle at the end. Longest first on two workers: test/package runs on one while the
-// other works through the rest, and the short files fill both workers at the end.
+// other works through the rest, and the short files fill both workers at the end. The files that
+// mostly wait (WAITERS) go first on the other worker, while test/package keeps both cores busy.
 //
 // WEIGHTS are the seconds each heavy file took in the suite on an idle 2-core machine (CONTRIBUTING.md
 // "Test time"); a new file that takes more than ~2.5 s belongs here, or it may start last and run
@@ -61,6 +62,25 @@ export const WEIGHTS: Readonly<Record<string, number>> = {
   'test/mock/coverage.test.ts': 3,
 };
 
+/**
+ * Files that mostly wait (real timers: retries, deadlines, server timeouts; a browser rendering),
+ * each measured alone on the idle machine (2026-12-02: wall minus CPU, 1.1-3.9 s each, ~22 s in all,
+ * as much as the suite's idle core-seconds). They start right after the heaviest file, test/package,
+ * whose installs and compilers keep both cores busy meanwhile; at the end of the run, two of them
+ * side by side left a core idle.
+ */
+export const WAITERS: readonly string[] = [
+  'test/client/retry.test.ts',
+  'test/hostile/deadline.test.ts',
+  'test/mock/inspector.test.ts',
+  'test/hostile/timeouts.test.ts',
+  'test/mock/scenarios-e2e.test.ts',
+  'test/docs/reader.test.ts',
+  'test/msw/handlers.test.ts',
+  'test/proxy/proxy.test.ts',
+  'test/hostile/proxy-hostile.test.ts',
+];
+
 export default class HeavyFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const key = (spec: TestSpecification) => {
@@ -69,6 +89,12 @@ export default class HeavyFirstSequencer extends BaseSequencer {
     };
     const keyed = files.map((spec) => ({ spec, ...key(spec) }));
     keyed.sort((a, b) => b.weight - a.weight || b.size - a.size || (a.path < b.path ? -1 : 1));
-    return keyed.map(({ spec }) => spec);
+    const [heaviest, ...rest] = keyed;
+    const waiting = (path: string) => WAITERS.includes(path);
+    const waiters = rest
+      .filter((k) => waiting(k.path))
+      .sort((a, b) => WAITERS.indexOf(a.path) - WAITERS.indexOf(b.path));
+    const ordered = heaviest ? [heaviest, ...waiters, ...rest.filter((k) => !waiting(k.path))] : [];
+    return ordered.map(({ spec }) => spec);
   }
 }
