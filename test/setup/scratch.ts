@@ -4,19 +4,19 @@
  * the mock's state files) and of the code under test lands in it; removed whole after the run, so a
  * test that forgets its own folder leaks nothing.
  *
- * On a RAM disk (/dev/shm) when the machine has one with room: the suites write about a gigabyte
- * of throwaway projects (test/package's installs), and on this VM's disk npm spent 4-6 s more of
- * system CPU an install (CONTRIBUTING.md "Test time": 306 -> 281 s of CPU for the suite).
- * STORE_ADMIN_TEST_TMPDIR overrides where the folder goes.
+ * On a RAM disk (/dev/shm) when the machine has one with room: the suites write up to ~0.5 GB of
+ * throwaway projects at a time (test/package's installs), and on this VM's disk npm spent 4-6 s more of
+ * system CPU an install (an install of test/package's `consumer`: 12-15 s of CPU on the disk, 8-9.5 s
+ * on the RAM disk; CONTRIBUTING.md "Test time"). STORE_ADMIN_TEST_TMPDIR overrides where it goes.
  */
 import { statfsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** The RAM disk, and the free bytes it must have to be used (the peak of a run is ~1 GB). */
+/** The RAM disk, and the free bytes it must have to be used (a run's peak: 0.45 GB on 2026-12-02). */
 const RAM_DISK = '/dev/shm';
-const ROOM = 3 * 1024 ** 3;
+const ROOM = 1.5 * 1024 ** 3;
 
 /** Where the run's folder goes: the override, else the RAM disk when it has room, else the system's. */
 function scratchParent(): string {

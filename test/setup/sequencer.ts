@@ -64,10 +64,11 @@ export const WEIGHTS: Readonly<Record<string, number>> = {
 
 /**
  * Files that mostly wait (real timers: retries, deadlines, server timeouts; a browser rendering),
- * each measured alone on the idle machine (2026-12-02: wall minus CPU, 1.1-3.9 s each, ~22 s in all,
- * as much as the suite's idle core-seconds). They start right after the heaviest file, test/package,
- * whose installs and compilers keep both cores busy meanwhile; at the end of the run, two of them
- * side by side left a core idle.
+ * each measured alone on the idle machine (2026-12-02: wall minus CPU beyond vitest's own start,
+ * 1.1-3.9 s each, ~20 s in all: about the suite's idle core-seconds, 17-23 s a run). They start right
+ * after the heaviest file, test/package, whose installs and compilers keep both cores busy
+ * meanwhile; near the end of the run, two of them side by side left a core idle (1.35-1.64 of the 2
+ * cores busy over those 30 s).
  */
 export const WAITERS: readonly string[] = [
   'test/client/retry.test.ts',
