@@ -15,8 +15,8 @@ export function ajvWithBundle(document: object, id: string): Ajv2020 {
   // schemas compiled from it are checked against the 2020-12 meta-schema, whose compilation alone cost
   // ~0.2 s of CPU per bundle; `redocly lint` checks the bundles' schemas at build time.
   // code.optimize off: ajv's pass over the code it generates (dropping unused names, folding
-  // constants) was ~40 % of a compile (the 119 components of the three bundles: ~800 -> ~470 ms),
-  // and V8 optimises that code anyway: a validation took as long (~75-95 ns a page, either way).
+  // constants) was ~40 % of a compile (the 119 components of the three bundles: ~790 -> ~490 ms of
+  // CPU), and V8 optimises that code anyway: a page example's check took as long (75-95 ns, either way).
   const ajv = new Ajv2020({
     strict: false,
     allErrors: true,

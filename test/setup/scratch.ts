@@ -23,8 +23,8 @@ function scratchParent(): string {
   const override = process.env.STORE_ADMIN_TEST_TMPDIR;
   if (override) return override;
   try {
-    const fs = statfsSync(RAM_DISK);
-    if (fs.bavail * fs.bsize >= ROOM) return RAM_DISK;
+    const disk = statfsSync(RAM_DISK);
+    if (disk.bavail * disk.bsize >= ROOM) return RAM_DISK;
   } catch {
     // No RAM disk here (not Linux, or not mounted): the system's temporary folder.
   }
