@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runProcess } from './process.ts';
+import { mustRun } from './process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CACHE = join(ROOT, 'node_modules', '.cache', 'store-admin-node');
@@ -19,12 +19,6 @@ const CACHE = join(ROOT, 'node_modules', '.cache', 'store-admin-node');
 /** The newest releases of the two maintained LTS lines when this was written (2026-11-25). */
 export const NEWER_NODES = { 22: '22.23.3', 24: '24.21.0' } as const;
 export type NewerNode = keyof typeof NEWER_NODES;
-
-/** Runs a command that must succeed. */
-async function ok(command: string, args: string[], cwd: string): Promise<void> {
-  const run = await runProcess(command, args, { cwd });
-  if (run.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.code}\n${run.stderr}`);
-}
 
 /** The path of the `node` binary of `version`, downloaded through npm on first use. */
 export async function nodeBinary(version: string): Promise<string> {
@@ -36,8 +30,8 @@ export async function nodeBinary(version: string): Promise<string> {
   // Unpacked beside the cache, then renamed into place: a run stopped halfway leaves no half binary.
   const staging = await mkdtemp(join(CACHE, `.${version}-`));
   try {
-    await ok('npm', ['pack', `${name}@${version}`, '--prefer-offline', '--loglevel=error'], staging);
-    await ok('tar', ['-xzf', `${name}-${version}.tgz`, 'package/bin/node'], staging);
+    await mustRun('npm', ['pack', `${name}@${version}`, '--prefer-offline', '--loglevel=error'], { cwd: staging });
+    await mustRun('tar', ['-xzf', `${name}-${version}.tgz`, 'package/bin/node'], { cwd: staging });
     await rm(folder, { recursive: true, force: true });
     await rename(join(staging, 'package'), folder);
   } finally {

@@ -70,3 +70,10 @@ export function runProcess(
     });
   });
 }
+
+/** Runs a command that must succeed: a non-zero exit throws, naming the command, with its output. */
+export async function mustRun(command: string, args: string[], options: RunOptions): Promise<Run> {
+  const run = await runProcess(command, args, options);
+  if (run.code !== 0) throw new Error(`${command} ${args.join(' ')} exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+  return run;
+}

@@ -30,7 +30,7 @@ import { GENERATED_CODE_OPTIONS, problemsOf } from '../ecosystem/checks.ts';
 import type { ToolReport } from '../ecosystem/generate.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { NEWER_NODES, type NewerNode, nodeBinary, pathWith } from '../helpers/node-binaries.ts';
-import { type Run, runProcess } from '../helpers/process.ts';
+import { mustRun, type Run, runProcess } from '../helpers/process.ts';
 import { allSamples } from '../helpers/samples.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -87,13 +87,9 @@ const cleanEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
 const run = (command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> =>
   runProcess(command, args, { cwd, env: cleanEnv(env) });
 
-async function ok(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  const result = await run(command, args, cwd, env);
-  if (result.code !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited ${result.code}\n${result.stdout}\n${result.stderr}`);
-  }
-  return result;
-}
+/** A command that must succeed, run with `cleanEnv(env)` (test/helpers/process.ts `mustRun`). */
+const ok = (command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> =>
+  mustRun(command, args, { cwd, env: cleanEnv(env) });
 
 async function newProject(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
@@ -108,8 +104,9 @@ const INSTALL_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--logleve
  * took ~8.2 s of CPU instead of ~9.5 s, and no longer (2026-12-02, on the RAM disk).
  */
 const INSTALL_ENV = { UV_THREADPOOL_SIZE: '1' };
-const npmInstall = (dir: string, specs: string[]) =>
-  ok('npm', ['install', ...specs, ...INSTALL_FLAGS], dir, INSTALL_ENV);
+const installArgs = (specs: string[]) => ['install', ...specs, ...INSTALL_FLAGS];
+const npmInstall = (dir: string, specs: string[], env: Record<string, string> = {}) =>
+  ok('npm', installArgs(specs), dir, { ...INSTALL_ENV, ...env });
 
 let tmp = '';
 let tarball = '';
@@ -143,7 +140,7 @@ beforeAll(async () => {
   // ERESOLVE on msw 3 before issue #27.
   today = join(tmp, 'today');
   const todayReady = Promise.all([nodes, newProject(today)]).then(() =>
-    ok('npm', ['install', ...TODAY, ...INSTALL_FLAGS], today, { ...INSTALL_ENV, PATH: node[24].PATH }),
+    npmInstall(today, TODAY, { PATH: node[24].PATH }),
   );
   await ok('npm', ['pack', '--pack-destination', tmp, '--loglevel=error'], ROOT);
   const packed = (await readdir(tmp)).filter((name) => name.endsWith('.tgz'));
@@ -154,10 +151,8 @@ beforeAll(async () => {
   withMsw = join(tmp, 'with-msw');
   await Promise.all([newProject(consumer), newProject(bare), newProject(withMsw)]);
   const installToday = todayReady.then(async () => {
-    todayInstall = await run('npm', ['install', tarball, ...INSTALL_FLAGS], today, {
-      ...INSTALL_ENV,
-      PATH: node[24].PATH,
-    });
+    // run, not ok: a test reads npm's answer (ERESOLVE before issue #27).
+    todayInstall = await run('npm', installArgs([tarball]), today, { ...INSTALL_ENV, PATH: node[24].PATH });
   });
   await Promise.all([
     installToday,
