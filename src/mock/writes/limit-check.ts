@@ -9,7 +9,7 @@ import type { MockLimits } from '../limits.ts';
 import { type AnyRecord, collectionOf, keyField } from '../model/index.ts';
 
 export function checkLimits(state: State, changes: [string, AnyRecord][], limits: MockLimits): Refusal | undefined {
-  const created = createdBy(state, changes);
+  const { created, bytes } = weighChanges(state, changes);
   for (const [collection, count] of created) {
     if ((state.created.get(collection) ?? 0) + count > limits.maxRecords) {
       const noun = collectionOf(collection).singular;
@@ -20,8 +20,6 @@ export function checkLimits(state: State, changes: [string, AnyRecord][], limits
       });
     }
   }
-  let bytes = 0;
-  for (const [, record] of changes) bytes += sizeOf(record);
   if (state.bytes + bytes > limits.maxStateBytes) {
     return fieldRefusal('limit', {
       field: 'body',
@@ -32,21 +30,20 @@ export function checkLimits(state: State, changes: [string, AnyRecord][], limits
   return undefined;
 }
 
-const NONE: readonly [string, number][] = [];
-
 /**
- * The records a write creates (keys the state does not hold), counted per collection in the order
- * the changes name them. A write of one record (a create) makes no map.
+ * In one pass over a write's changes: the records it creates (keys the state does not hold) per
+ * collection, in the order the changes name them, and the bytes of every record it writes. A write
+ * names one to three records of one or two collections: a list of pairs, not a map.
  */
-function createdBy(state: State, changes: [string, AnyRecord][]): Iterable<readonly [string, number]> {
-  if (changes.length === 1) {
-    const only = changes[0] as [string, AnyRecord];
-    return isNew(state, only) ? [[only[0], 1]] : NONE;
+function weighChanges(state: State, changes: [string, AnyRecord][]): { created: [string, number][]; bytes: number } {
+  const created: [string, number][] = [];
+  let bytes = 0;
+  for (const [collection, record] of changes) {
+    bytes += sizeOf(record);
+    if (state.get(collection, record[keyField(collection)])) continue;
+    const counted = created.find(([name]) => name === collection);
+    if (counted) counted[1] += 1;
+    else created.push([collection, 1]);
   }
-  const created = new Map<string, number>();
-  for (const change of changes) if (isNew(state, change)) created.set(change[0], (created.get(change[0]) ?? 0) + 1);
-  return created;
+  return { created, bytes };
 }
-
-const isNew = (state: State, [collection, record]: [string, AnyRecord]) =>
-  !state.get(collection, record[keyField(collection)]);
